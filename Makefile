@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# rmp: out-of-tree build of rdma_rmp.ko and its tests.
+#
+#   make                     build the modules against the rmp test kernel
+#                            (built and cached on first use)
+#   make DEBUG=1             ... against the debug test kernel
+#   make KDIR=/lib/modules/$(uname -r)/build   against installed headers
+#   make kunit [DEBUG=1]     run the KUnit suites in a QEMU guest
+#   make unit                run the engine's tests in userspace
+#   make test                the whole test suite (see tests/run)
+#   make sparse style kdoc   static checks
+
+REPO := $(CURDIR)
+VARIANT := $(if $(filter 1 y yes,$(DEBUG)),debug,normal)
+
+ifeq ($(KDIR),)
+KDIR = $(shell $(REPO)/tests/kernel/build $(VARIANT))
+MODDIR := $(REPO)/build/mod/$(VARIANT)
+else
+MODDIR := $(REPO)/build/mod/kdir-$(shell echo '$(KDIR)' | md5sum | cut -c1-8)
+endif
+KSRC = $(shell readlink -f $(KDIR)/source 2>/dev/null || echo $(KDIR))
+W ?= 1
+
+SRCS := Kbuild drivers include
+SYNC := rsync -rt --delete \
+	--filter='P *.o' --filter='P *.ko' --filter='P *.mod' --filter='P *.mod.c' \
+	--filter='P .*.cmd' --filter='P *.a' --filter='P modules.order' \
+	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'
+
+.PHONY: all modules kunit unit test demo sparse style kdoc clean
+
+all: modules
+
+# Kbuild writes objects next to the sources, so each kernel gets its own copy
+# of the tree under build/mod/ and the checkout stays clean.
+modules:
+	@mkdir -p $(MODDIR)
+	@$(SYNC) $(SRCS) $(MODDIR)/
+	$(MAKE) -C $(KDIR) M=$(MODDIR) W=$(W) modules
+
+kunit: modules
+	tests/kunit/run $(if $(filter debug,$(VARIANT)),--debug)
+
+unit:
+	$(MAKE) -C tests/unit check
+
+test:
+	tests/run
+
+sparse:
+	@mkdir -p $(MODDIR)
+	@$(SYNC) $(SRCS) $(MODDIR)/
+	$(MAKE) -C $(KDIR) M=$(MODDIR) C=2 CF="-D__CHECK_ENDIAN__" modules
+
+style:
+	$(KSRC)/scripts/checkpatch.pl --strict --no-tree --quiet \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f \
+		$$(git ls-files 'drivers/*.c' 'drivers/*.h' 'include/*.h')
+
+kdoc:
+	$(KSRC)/scripts/kernel-doc -none -Werror \
+		$$(git ls-files 'drivers/*.c' 'drivers/*.h')
+
+clean:
+	rm -rf build
+	$(MAKE) -C tests/unit clean 2>/dev/null || true
+
+demo: modules
+	tests/vm/run -- tests/demo.sh

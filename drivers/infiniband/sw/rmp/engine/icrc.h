@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RoCEv2 invariant CRC (IBTA Annex A17).
+ */
+#ifndef RMP_ENGINE_ICRC_H
+#define RMP_ENGINE_ICRC_H
+
+#include "compat.h"
+
+/**
+ * typedef rmp_crc32_fn - reflected CRC-32 (polynomial 0xedb88320) update
+ * @crc: running CRC register; no inversion is applied on entry or exit
+ * @buf: bytes to add
+ * @len: number of bytes at @buf
+ *
+ * Same contract as the kernel's crc32_le(), which can therefore be plugged
+ * in with rmp_icrc_set_crc32().
+ *
+ * Return: the updated CRC register.
+ */
+typedef u32 (*rmp_crc32_fn)(u32 crc, const u8 *buf, size_t len);
+
+u32 rmp_crc32_le(u32 crc, const u8 *buf, size_t len);
+void rmp_icrc_set_crc32(rmp_crc32_fn fn);
+
+int rmp_icrc_compute(const void *pkt, size_t len, int ip_version, u32 *icrc);
+int rmp_icrc_generate(void *pkt, size_t len, int ip_version);
+int rmp_icrc_verify(const void *pkt, size_t len, int ip_version);
+
+#endif /* RMP_ENGINE_ICRC_H */

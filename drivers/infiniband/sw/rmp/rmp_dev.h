@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rmp device: one ib_device bound to one Ethernet netdev.
+ */
+#ifndef RMP_DEV_H
+#define RMP_DEV_H
+
+#include <linux/netdevice.h>
+#include <rdma/ib_verbs.h>
+
+#include "rmp_stats.h"
+
+/**
+ * struct rmp_dev - an rmp RDMA device
+ * @ib_dev: the ib_core device (must stay first: ib_alloc_device() rule)
+ * @ndev: bound netdev, referenced from creation until dealloc
+ * @ndev_tracker: tracker for the @ndev reference
+ * @net: network namespace of @ndev at creation; the UDP sockets live there
+ * @attached: true while @ndev is registered and @net's sockets are held
+ * @registered: ib_register_device() has succeeded
+ * @port_active: port state last reported to ib_core
+ * @list: entry in the driver-wide device list
+ * @stats: device counters
+ */
+struct rmp_dev {
+	struct ib_device ib_dev;
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+	struct net *net;
+	bool attached;
+	bool registered;
+	bool port_active;
+	struct list_head list;
+	struct rmp_stats stats;
+};
+
+static inline struct rmp_dev *to_rmp_dev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct rmp_dev, ib_dev);
+}
+
+int rmp_dev_newlink(const char *name, struct net_device *ndev);
+void rmp_dev_dealloc(struct ib_device *ibdev);
+void rmp_dev_remove_all(void);
+int rmp_dev_notifier_register(void);
+void rmp_dev_notifier_unregister(void);
+
+#endif /* RMP_DEV_H */

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rmp: a software RoCEv2 RDMA device with per-QP multipath and
+ * receiver-driven congestion signalling.
+ */
+#include <linux/module.h>
+#include <rdma/rdma_netlink.h>
+
+#include "rmp_dev.h"
+#include "rmp_net.h"
+
+static struct rdma_link_ops rmp_link_ops = {
+	.type = "rmp",
+	.newlink = rmp_dev_newlink,
+};
+
+static int __init rmp_init(void)
+{
+	int err;
+
+	err = rmp_net_init();
+	if (err)
+		return err;
+	err = rmp_dev_notifier_register();
+	if (err) {
+		rmp_net_exit();
+		return err;
+	}
+	rdma_link_register(&rmp_link_ops);
+	return 0;
+}
+
+static void __exit rmp_exit(void)
+{
+	rdma_link_unregister(&rmp_link_ops);
+	rmp_dev_remove_all();
+	rmp_dev_notifier_unregister();
+	rmp_net_exit();
+}
+
+module_init(rmp_init);
+module_exit(rmp_exit);
+
+MODULE_AUTHOR("The rmp developers");
+MODULE_DESCRIPTION("Software RoCEv2 RDMA device with multipath and receiver credits");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_RDMA_LINK("rmp");

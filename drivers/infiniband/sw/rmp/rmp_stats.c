@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: counters
+ *
+ * Counters are device-wide 64-bit atomics, shown on port 1 through ib_core's
+ * hw counter interface. Every packet rmp drops is counted under the reason
+ * it was dropped for.
+ */
+#include <rdma/ib_verbs.h>
+
+#include "rmp_dev.h"
+#include "rmp_stats.h"
+
+static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
+	[RMP_CNT_RX_PACKETS] = { .name = "rx_packets" },
+	[RMP_CNT_RX_DROP_MALFORMED] = { .name = "rx_drop_malformed" },
+	[RMP_CNT_RX_DROP_NO_QP] = { .name = "rx_drop_no_qp" },
+};
+
+/**
+ * rmp_stats_init() - zero a counter set
+ * @s: counters
+ */
+void rmp_stats_init(struct rmp_stats *s)
+{
+	int i;
+
+	for (i = 0; i < RMP_CNT_MAX; i++)
+		atomic64_set(&s->c[i], 0);
+}
+
+/**
+ * rmp_stats_alloc_port() - ib_device_ops.alloc_hw_port_stats
+ * @ibdev: device
+ * @port_num: port (rmp devices have one)
+ *
+ * Return: a stats struct describing every rmp counter, or NULL.
+ */
+struct rdma_hw_stats *rmp_stats_alloc_port(struct ib_device *ibdev,
+					   u32 port_num)
+{
+	return rdma_alloc_hw_stats_struct(rmp_stat_descs, RMP_CNT_MAX,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+/**
+ * rmp_stats_get() - ib_device_ops.get_hw_stats
+ * @ibdev: device
+ * @stats: filled with the current values
+ * @port_num: port
+ * @index: counter asked for (all are filled regardless)
+ *
+ * Return: the number of counters filled.
+ */
+int rmp_stats_get(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		  u32 port_num, int index)
+{
+	struct rmp_stats *s = &to_rmp_dev(ibdev)->stats;
+	int i;
+
+	for (i = 0; i < RMP_CNT_MAX; i++)
+		stats->value[i] = atomic64_read(&s->c[i]);
+	return RMP_CNT_MAX;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rmp device counters, exported as ib_core hw counters
+ * (``rdma statistic show link DEV/1``).
+ */
+#ifndef RMP_STATS_H
+#define RMP_STATS_H
+
+#include <linux/atomic.h>
+
+struct ib_device;
+struct rdma_hw_stats;
+
+enum rmp_counter {
+	RMP_CNT_RX_PACKETS,
+	RMP_CNT_RX_DROP_MALFORMED,
+	RMP_CNT_RX_DROP_NO_QP,
+	RMP_CNT_MAX
+};
+
+/**
+ * struct rmp_stats - a device's counters
+ * @c: one counter per enum rmp_counter
+ */
+struct rmp_stats {
+	atomic64_t c[RMP_CNT_MAX];
+};
+
+static inline void rmp_stats_inc(struct rmp_stats *s, enum rmp_counter i)
+{
+	atomic64_inc(&s->c[i]);
+}
+
+void rmp_stats_init(struct rmp_stats *s);
+struct rdma_hw_stats *rmp_stats_alloc_port(struct ib_device *ibdev,
+					   u32 port_num);
+int rmp_stats_get(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		  u32 port_num, int index);
+
+#endif /* RMP_STATS_H */

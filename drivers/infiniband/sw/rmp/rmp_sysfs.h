@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rmp sysfs: /sys/class/infiniband/<dev>/rmp/
+ */
+#ifndef RMP_SYSFS_H
+#define RMP_SYSFS_H
+
+#include <linux/sysfs.h>
+
+extern const struct attribute_group rmp_sysfs_group;
+
+#endif /* RMP_SYSFS_H */

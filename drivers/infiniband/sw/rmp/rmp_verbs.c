@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: verbs
+ *
+ * rmp registers with ib_core as a RoCEv2 device with one port whose state,
+ * MTU and GIDs follow the bound netdev. It uses the Soft-RoCE driver id and
+ * user ABI so that rdma-core's stock provider drives it. Only the verbs listed
+ * in Documentation/rmp/verbs.rst are implemented; ib_core answers the others
+ * with EOPNOTSUPP.
+ */
+#include <linux/netdevice.h>
+#include <net/addrconf.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_mad.h>
+
+#include "rmp_dev.h"
+#include "rmp_stats.h"
+#include "rmp_sysfs.h"
+#include "rmp_verbs.h"
+
+static bool rmp_port_is_active(struct rmp_dev *dev)
+{
+	return netif_running(dev->ndev) && netif_carrier_ok(dev->ndev);
+}
+
+static int rmp_query_device(struct ib_device *ibdev,
+			    struct ib_device_attr *attr, struct ib_udata *udata)
+{
+	if (udata->inlen || udata->outlen)
+		return -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->vendor_id = RMP_VENDOR_ID;
+	attr->sys_image_guid = ibdev->node_guid;
+	attr->max_mr_size = U64_MAX;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_pd = RMP_MAX_PD;
+	attr->max_pkeys = 1;
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	return 0;
+}
+
+static int rmp_query_port(struct ib_device *ibdev, u32 port_num,
+			  struct ib_port_attr *attr)
+{
+	struct rmp_dev *dev = to_rmp_dev(ibdev);
+	bool active = rmp_port_is_active(dev);
+
+	/* ib_core zeroes @attr before calling. */
+	attr->state = active ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	attr->phys_state = active ? IB_PORT_PHYS_STATE_LINK_UP :
+				    IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = min(iboe_get_mtu(READ_ONCE(dev->ndev->mtu)),
+			       IB_MTU_4096);
+	attr->gid_tbl_len = RMP_GID_TABLE_LEN;
+	attr->pkey_tbl_len = 1;
+	attr->max_msg_sz = 1U << 31;
+	return ib_get_eth_speed(ibdev, port_num, &attr->active_speed,
+				&attr->active_width);
+}
+
+static int rmp_port_immutable(struct ib_device *ibdev, u32 port_num,
+			      struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr = {};
+	int err;
+
+	err = ib_query_port(ibdev, port_num, &attr);
+	if (err)
+		return err;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+static enum rdma_link_layer rmp_get_link_layer(struct ib_device *ibdev,
+					       u32 port_num)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static int rmp_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
+			  u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+static int rmp_modify_device(struct ib_device *ibdev, int mask,
+			     struct ib_device_modify *attr)
+{
+	if (mask & ~(IB_DEVICE_MODIFY_SYS_IMAGE_GUID |
+		     IB_DEVICE_MODIFY_NODE_DESC))
+		return -EOPNOTSUPP;
+	if (mask & IB_DEVICE_MODIFY_NODE_DESC)
+		memcpy(ibdev->node_desc, attr->node_desc,
+		       sizeof(ibdev->node_desc));
+	if (mask & IB_DEVICE_MODIFY_SYS_IMAGE_GUID)
+		ibdev->attrs.sys_image_guid = attr->sys_image_guid;
+	return 0;
+}
+
+static int rmp_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static void rmp_dealloc_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
+static int rmp_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int rmp_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static const struct ib_device_ops rmp_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_RXE,
+	.uverbs_abi_ver = RMP_UVERBS_ABI_VERSION,
+
+	.alloc_hw_port_stats = rmp_stats_alloc_port,
+	.alloc_pd = rmp_alloc_pd,
+	.alloc_ucontext = rmp_alloc_ucontext,
+	.dealloc_driver = rmp_dev_dealloc,
+	.dealloc_pd = rmp_dealloc_pd,
+	.dealloc_ucontext = rmp_dealloc_ucontext,
+	.device_group = &rmp_sysfs_group,
+	.get_hw_stats = rmp_stats_get,
+	.get_link_layer = rmp_get_link_layer,
+	.get_port_immutable = rmp_port_immutable,
+	.modify_device = rmp_modify_device,
+	.query_device = rmp_query_device,
+	.query_pkey = rmp_query_pkey,
+	.query_port = rmp_query_port,
+
+	INIT_RDMA_OBJ_SIZE(ib_pd, rmp_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, rmp_ucontext, ibuc),
+};
+
+/**
+ * rmp_verbs_init() - give a freshly allocated device its ops and identity
+ * @dev: device with @ndev set
+ *
+ * After this, ib_dealloc_device() calls rmp_dev_dealloc().
+ */
+void rmp_verbs_init(struct rmp_dev *dev)
+{
+	struct ib_device *ibdev = &dev->ib_dev;
+
+	strscpy(ibdev->node_desc, "rmp", sizeof(ibdev->node_desc));
+	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = num_possible_cpus();
+	ibdev->local_dma_lkey = 0;
+	addrconf_addr_eui48((u8 *)&ibdev->node_guid, dev->ndev->dev_addr);
+	ib_set_device_ops(ibdev, &rmp_dev_ops);
+}
+
+/**
+ * rmp_verbs_register() - register an rmp device with ib_core
+ * @dev: device set up by rmp_verbs_init() and attached to its namespace
+ * @name: ib device name
+ *
+ * Return: 0 or a negative errno; on error the caller deallocates @dev.
+ */
+int rmp_verbs_register(struct rmp_dev *dev, const char *name)
+{
+	struct ib_device *ibdev = &dev->ib_dev;
+	int err;
+
+	err = ib_device_set_netdev(ibdev, dev->ndev, 1);
+	if (err)
+		return err;
+	dev->port_active = rmp_port_is_active(dev);
+	/* No DMA device: ib_core then uses virtual addresses, as we need. */
+	err = ib_register_device(ibdev, name, NULL);
+	if (err)
+		pr_err("rmp: cannot register %s on %s: %d\n", name,
+		       dev->ndev->name, err);
+	return err;
+}
+
+/**
+ * rmp_verbs_port_event() - report a netdev state change as a port event
+ * @dev: a registered device
+ *
+ * Called from the netdev notifier; raises PORT_ACTIVE or PORT_ERR when the
+ * port state differs from what was last reported.
+ */
+void rmp_verbs_port_event(struct rmp_dev *dev)
+{
+	bool active = rmp_port_is_active(dev);
+	struct ib_event ev = {
+		.device = &dev->ib_dev,
+		.element.port_num = 1,
+	};
+
+	if (active == dev->port_active)
+		return;
+	dev->port_active = active;
+	ev.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
+	ib_dispatch_event(&ev);
+}

@@ -1,0 +1,60 @@
+# shellcheck shell=bash
+# Minimal test bookkeeping for rmp's shell suites. Source it, call the
+# checks, end with t_done; the last line printed is "N passed, N failed".
+
+T_PASS=0
+T_FAIL=0
+T_SUITE=${T_SUITE:-$(basename "$0" .sh)}
+
+t_ok() {
+	T_PASS=$((T_PASS + 1))
+	echo "ok $((T_PASS + T_FAIL)) - $*"
+}
+
+t_not_ok() {
+	T_FAIL=$((T_FAIL + 1))
+	echo "not ok $((T_PASS + T_FAIL)) - $*"
+}
+
+# check DESC CMD...: passes when CMD exits 0; shows its output otherwise.
+check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		t_ok "$desc"
+	else
+		t_not_ok "$desc"
+		printf '%s\n' "$out" | head -n 40 | sed 's/^/#   /'
+	fi
+}
+
+# check_fails DESC PATTERN CMD...: passes when CMD fails and its output
+# matches the extended regex PATTERN (the error a user should see).
+check_fails() {
+	local desc=$1 pattern=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		t_not_ok "$desc (command succeeded)"
+		printf '%s\n' "$out" | head -n 20 | sed 's/^/#   /'
+	elif printf '%s\n' "$out" | grep -qE -- "$pattern"; then
+		t_ok "$desc"
+	else
+		t_not_ok "$desc (error did not match /$pattern/)"
+		printf '%s\n' "$out" | head -n 20 | sed 's/^/#   /'
+	fi
+}
+
+# wait_for SECONDS CMD...: retry CMD every 0.2 s until it succeeds.
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -lt $deadline ] || return 1
+		sleep 0.2
+	done
+}
+
+t_done() {
+	echo "$T_SUITE: $T_PASS passed, $T_FAIL failed"
+	[ "$T_FAIL" = 0 ]
+}

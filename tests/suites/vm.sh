@@ -1,0 +1,45 @@
+#!/bin/bash
+# Host-side checks of the QEMU runner itself (tests/vm/run): exit status,
+# file systems, modules, and that a kernel report fails a passing command.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+. "$here/../lib/tap.sh"
+cd "$repo"
+run() { tests/vm/run --timeout 300 -- "$@"; }
+
+start=$SECONDS
+out=$(run true 2>&1)
+status=$?
+took=$((SECONDS - start))
+check "a trivial command succeeds" test "$status" = 0
+echo "# trivial command took ${took}s"
+check "a trivial command takes under 20 s (took ${took}s)" test "$took" -lt 20
+
+run bash -c 'exit 7' >/dev/null 2>&1
+check "the command's exit status is returned" test $? = 7
+
+check "output reaches the caller" bash -c \
+	"tests/vm/run -- echo hello-from-guest 2>&1 | grep -qx hello-from-guest"
+check "guest runs in the caller's directory" bash -c \
+	"cd tests && ./vm/run -- pwd 2>&1 | grep -qx '$repo/tests'"
+
+mark=build/vm-selftest.$$
+run bash -c "echo written > $mark" >/dev/null 2>&1
+check "repository is writable from the guest" grep -qx written "$mark"
+rm -f "$mark"
+check "host root is read-only in the guest" run bash -c \
+	'! touch /usr/rmp-vm-selftest 2>/dev/null'
+check "tmpfs on /tmp, /run, /var/tmp, /dev/shm" run bash -c \
+	'for d in /tmp /run /var/tmp /dev/shm; do [ "$(stat -f -c %T $d)" = tmpfs ] || exit 1; done'
+check "modprobe rdma_rxe works (dependencies resolved)" run modprobe rdma_rxe
+check "modprobe rdma_rmp works" run modprobe rdma_rmp
+check "host programs run in the guest (rdma, ibv_devices, python3)" run bash -c \
+	'rdma dev >/dev/null && ibv_devices >/dev/null && /usr/bin/python3 -c "import pyverbs"'
+
+out=$(run bash -c 'echo l > /proc/sysrq-trigger; sleep 1; true' 2>&1)
+status=$?
+check "a backtrace in the console fails a passing command" test "$status" != 0
+check "the report is printed" grep -q "kernel report" <<<"$out"
+
+t_done
