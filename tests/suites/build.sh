@@ -1,7 +1,7 @@
 #!/bin/bash
 # Host-side build checks: the module builds with W=1 and no warning against
-# the test kernels and against Debian's installed 6.1 headers, and sparse is
-# clean on rmp's sources.
+# the test kernels and against Debian's installed 6.1 headers; sparse,
+# checkpatch --strict and kernel-doc are clean on rmp's sources.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -35,6 +35,8 @@ check "module declares the rmp link type alias" bash -c \
 	"modinfo build/mod/normal/drivers/infiniband/sw/rmp/rdma_rmp.ko | grep -q 'alias:.*rdma-link-rmp'"
 clean_build "W=1 build against the debug test kernel" DEBUG=1 modules
 clean_build "sparse (C=2) is clean" sparse
+check "checkpatch --strict is clean" make -s style
+check "kernel-doc is clean" make -s kdoc
 
 found=0
 for kdir in /usr/src/linux-headers-6.1.*-amd64; do

@@ -13,8 +13,8 @@ out=$(run true 2>&1)
 status=$?
 took=$((SECONDS - start))
 check "a trivial command succeeds" test "$status" = 0
-echo "# trivial command took ${took}s"
-check "a trivial command takes under 20 s (took ${took}s)" test "$took" -lt 20
+# Reported, not asserted: timing depends on the machine's load.
+echo "# a trivial command took ${took}s"
 
 run bash -c 'exit 7' >/dev/null 2>&1
 check "the command's exit status is returned" test $? = 7

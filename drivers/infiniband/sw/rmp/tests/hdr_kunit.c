@@ -5,6 +5,7 @@
 #include <kunit/test.h>
 
 #include "../engine/hdr.h"
+#include "icrc_vectors.h"
 
 /* Every field set to a distinctive value; the opcode decides which count. */
 static const struct rmp_hdr_fields hdr_template = {
@@ -780,7 +781,39 @@ static void rmp_hdr_pad__rounds_to_word(struct kunit *test)
 				    cases[i].pad, "len %u", cases[i].len);
 }
 
+static void captured_desc(const struct rmp_icrc_vector *v, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", v->name);
+}
+
+KUNIT_ARRAY_PARAM(captured, rmp_icrc_vectors, captured_desc);
+
+/*
+ * Real packets (see icrc_vectors.h) parse, account for every byte, and
+ * rebuild to the very header bytes they arrived with.
+ */
+static void rmp_hdr_parse__captured_packets(struct kunit *test)
+{
+	const struct rmp_icrc_vector *v = test->param_value;
+	size_t off = 8 + (v->ip_version == 4 ? (v->bytes[0] & 0xf) * 4 : 40);
+	size_t pkt_len = v->len - off;
+	const u8 *bth = v->bytes + off;
+	struct rmp_hdr_fields f;
+	enum rmp_hdr_err why;
+	u8 rebuilt[64];
+	int len;
+
+	KUNIT_ASSERT_EQ(test, rmp_hdr_parse(&f, bth, pkt_len, pkt_len, &why), 0);
+	KUNIT_EXPECT_EQ(test, f.bth.opcode, bth[0]);
+	KUNIT_EXPECT_EQ(test, (size_t)f.hdr_len + f.payload_len + f.bth.pad +
+			RMP_ICRC_SIZE, pkt_len);
+	len = rmp_hdr_build(&f, rebuilt, sizeof(rebuilt));
+	KUNIT_ASSERT_EQ(test, len, (int)f.hdr_len);
+	KUNIT_EXPECT_EQ(test, memcmp(rebuilt, bth, f.hdr_len), 0);
+}
+
 static struct kunit_case rmp_hdr_cases[] = {
+	KUNIT_CASE_PARAM(rmp_hdr_parse__captured_packets, captured_gen_params),
 	KUNIT_CASE_PARAM(rmp_hdr_build__parse_roundtrip, hdr_rt_gen_params),
 	KUNIT_CASE_PARAM(rmp_hdr_build__wire_bytes, hdr_wire_gen_params),
 	KUNIT_CASE(rmp_hdr_build__length_matches_table),
