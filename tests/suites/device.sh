@@ -51,7 +51,6 @@ check "MTU 1500: active_mtu 1024" bash -c "ip netns exec h1 ibv_devinfo -d rmp1 
 # Sockets live in the netdev's namespace, not in init_net.
 check "UDP 4791 bound in h1" bash -c "ip netns exec h1 ss -Hlun | grep -q ':4791 '"
 check "UDP 4791 not bound in init_net" bash -c "! ss -Hlun | grep -q ':4791 '"
-check "rdma_rxe loads beside rmp" modprobe rdma_rxe
 
 # A RoCEv2 packet for a QP that does not exist is counted and dropped.
 check "stray RoCEv2 packet counted as rx_drop_no_qp" bash -c '
@@ -122,14 +121,6 @@ check "device on a fresh h3 eth0" rdma_in h3 link add rmp4 type rmp netdev eth0
 ip netns del h3
 check "namespace delete removes the device" wait_for 20 bash -c "! rdma link show rmp4/1"
 
-check_fails "rxe is refused a netdev rmp already has" "File exists" \
-	rdma_in h2 link add rxebad type rxe netdev eth0
-check "rmp is refused a netdev rxe already has" bash -c "
-	ip link add rxev0 type veth peer name rxev1 && ip link set rxev0 up &&
-	rdma link add rxe9 type rxe netdev rxev0 &&
-	! rdma link add rmp9 type rmp netdev rxev0 2>/dev/null &&
-	rdma link delete rxe9 && ip link del rxev0"
-
 ip -n h1 link add cyc0 type dummy
 ip -n h1 link set cyc0 up
 check "$cycles add/delete cycles" bash -c "
@@ -145,6 +136,6 @@ check "sockets gone after rmmod" bash -c "! ip netns exec h2 ss -Hlun | grep -q 
 check "module reloads" modprobe rdma_rmp
 check "device works after reload" rdma_in h2 link add rmp2 type rmp netdev eth0
 check "final delete" rdma link delete rmp2
-check "final rmmod" modprobe -r rdma_rmp rdma_rxe
+check "final rmmod" modprobe -r rdma_rmp
 
 t_done
