@@ -51,6 +51,8 @@ check "MTU 1500: active_mtu 1024" bash -c "ip netns exec h1 ibv_devinfo -d rmp1 
 # Sockets live in the netdev's namespace, not in init_net.
 check "UDP 4791 bound in h1" bash -c "ip netns exec h1 ss -Hlun | grep -q ':4791 '"
 check "UDP 4791 not bound in init_net" bash -c "! ss -Hlun | grep -q ':4791 '"
+# rxe shares rmp's driver id; its netdev notifier must leave rmp alone.
+check "rdma_rxe loads beside rmp devices" modprobe rdma_rxe
 
 # A RoCEv2 packet for a QP that does not exist is counted and dropped.
 check "stray RoCEv2 packet counted as rx_drop_no_qp" bash -c '
@@ -113,13 +115,21 @@ ip -n h3 link set eth1 up
 check "device on h3's eth0" rdma_in h3 link add rmp4 type rmp netdev eth0
 ip -n h3 link del eth0
 check "netdev delete removes the device" wait_for 10 bash -c "! rdma link show rmp4/1"
-check "a device on h3's eth1 (the other end, now gone too) is absent" bash -c "! rdma link show | grep -q 'netdev eth1'"
 ip -n h3 link add eth0 type veth peer name eth1
 ip -n h3 link set eth0 up
 ip -n h3 link set eth1 up
 check "device on a fresh h3 eth0" rdma_in h3 link add rmp4 type rmp netdev eth0
 ip netns del h3
 check "namespace delete removes the device" wait_for 20 bash -c "! rdma link show rmp4/1"
+
+check "rmp is refused a netdev that has an rxe device" bash -c "
+	ip link add rxev0 type veth peer name rxev1 && ip link set rxev0 up &&
+	rdma link add rxe9 type rxe netdev rxev0 || exit 1
+	rdma link add rmp9 type rmp netdev rxev0 2>&1 | grep -q 'File exists'; rc=\$?
+	rdma link delete rxe9; ip link del rxev0; exit \$rc"
+check "rxe netdev events leave rmp devices alone" bash -c "
+	ip -n h2 link set eth0 down && ip -n h2 link set eth0 up &&
+	for i in \$(seq 50); do ip netns exec h2 ibv_devinfo -d rmp2 | grep -q PORT_ACTIVE && exit 0; sleep 0.2; done; exit 1"
 
 ip -n h1 link add cyc0 type dummy
 ip -n h1 link set cyc0 up
@@ -136,6 +146,6 @@ check "sockets gone after rmmod" bash -c "! ip netns exec h2 ss -Hlun | grep -q 
 check "module reloads" modprobe rdma_rmp
 check "device works after reload" rdma_in h2 link add rmp2 type rmp netdev eth0
 check "final delete" rdma link delete rmp2
-check "final rmmod" modprobe -r rdma_rmp
+check "final rmmod" modprobe -r rdma_rmp rdma_rxe
 
 t_done

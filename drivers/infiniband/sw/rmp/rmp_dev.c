@@ -110,8 +110,8 @@ int rmp_dev_newlink(const char *name, struct net_device *ndev)
 		err = -EEXIST;
 		goto err_unlock;
 	}
-	/* rxe devices share our driver id; one RDMA device per netdev. */
-	other = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	/* One RDMA device per netdev: rxe's or a RoCE NIC's is there first. */
+	other = ib_device_get_by_netdev(ndev, RDMA_DRIVER_UNKNOWN);
 	if (other) {
 		pr_err("rmp: %s already has RDMA device %s\n", ndev->name,
 		       dev_name(&other->dev));

@@ -20,6 +20,7 @@
  * @registered: ib_register_device() has succeeded
  * @port_active: port state last reported to ib_core
  * @list: entry in the driver-wide device list
+ * @num_pds: protection domains allocated, at most %RMP_MAX_PD
  * @stats: device counters
  */
 struct rmp_dev {
@@ -31,6 +32,7 @@ struct rmp_dev {
 	bool registered;
 	bool port_active;
 	struct list_head list;
+	atomic_t num_pds;
 	struct rmp_stats stats;
 };
 

@@ -76,6 +76,21 @@ static int rmp_port_immutable(struct ib_device *ibdev, u32 port_num,
 	return 0;
 }
 
+/*
+ * rmp reports its netdev through get_netdev rather than
+ * ib_device_set_netdev(): the latter enters the device in ib_core's
+ * netdev hash, where rxe looks up "its" devices by driver id and would take
+ * an rmp device for an rxe one. ib_core's RoCE GID management, port speed
+ * and the rdma tool all go through ib_device_get_netdev(), which uses this.
+ */
+static struct net_device *rmp_get_netdev(struct ib_device *ibdev, u32 port_num)
+{
+	struct net_device *ndev = to_rmp_dev(ibdev)->ndev;
+
+	dev_hold(ndev);
+	return ndev;
+}
+
 static enum rdma_link_layer rmp_get_link_layer(struct ib_device *ibdev,
 					       u32 port_num)
 {
@@ -116,11 +131,18 @@ static void rmp_dealloc_ucontext(struct ib_ucontext *ibuc)
 
 static int rmp_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	struct rmp_dev *dev = to_rmp_dev(ibpd->device);
+
+	if (atomic_inc_return(&dev->num_pds) > RMP_MAX_PD) {
+		atomic_dec(&dev->num_pds);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 static int rmp_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
+	atomic_dec(&to_rmp_dev(ibpd->device)->num_pds);
 	return 0;
 }
 
@@ -138,6 +160,7 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.device_group = &rmp_sysfs_group,
 	.get_hw_stats = rmp_stats_get,
 	.get_link_layer = rmp_get_link_layer,
+	.get_netdev = rmp_get_netdev,
 	.get_port_immutable = rmp_port_immutable,
 	.modify_device = rmp_modify_device,
 	.query_device = rmp_query_device,
@@ -179,9 +202,6 @@ int rmp_verbs_register(struct rmp_dev *dev, const char *name)
 	struct ib_device *ibdev = &dev->ib_dev;
 	int err;
 
-	err = ib_device_set_netdev(ibdev, dev->ndev, 1);
-	if (err)
-		return err;
 	dev->port_active = rmp_port_is_active(dev);
 	/* No DMA device: ib_core then uses virtual addresses, as we need. */
 	err = ib_register_device(ibdev, name, NULL);
