@@ -52,7 +52,7 @@ test:
 sparse:
 	@mkdir -p $(MODDIR)
 	@$(SYNC) $(SRCS) $(MODDIR)/
-	$(MAKE) -C $(KDIR) M=$(MODDIR) C=2 CF="-D__CHECK_ENDIAN__" modules
+	$(MAKE) -C $(KDIR) M=$(MODDIR) C=2 modules
 
 # engine/compat.h is exempt: its userspace half must spell stdint types.
 style:
