@@ -23,7 +23,7 @@ endif
 KSRC = $(shell readlink -f $(KDIR)/source 2>/dev/null || echo $(KDIR))
 W ?= 1
 
-SRCS := Kbuild drivers include
+SRCS := Kbuild drivers $(wildcard include)
 SYNC := rsync -rt --delete \
 	--filter='P *.o' --filter='P *.ko' --filter='P *.mod' --filter='P *.mod.c' \
 	--filter='P .*.cmd' --filter='P *.a' --filter='P modules.order' \
