@@ -1,0 +1,11 @@
+#!/bin/bash
+# rmp's verbs, driven through rdma-core's stock provider from pyverbs, in the
+# test guest:  tests/vm/run [--debug] -- tests/suites/verbs.sh [PATTERN]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/hosts.sh"
+
+modprobe rdma_rmp || exit 1
+hosts_pair h1 h2
+ip netns exec h1 rdma link add rmp1 type rmp netdev eth0 || exit 1
+exec ip netns exec h1 /usr/bin/python3 "$here/../verbs/run.py" rmp1 "$@"
