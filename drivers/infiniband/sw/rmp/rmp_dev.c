@@ -98,6 +98,10 @@ int rmp_dev_newlink(const char *name, struct net_device *ndev)
 	 * calls rmp_dev_dealloc(): it must find @dev in a consistent state.
 	 */
 	INIT_LIST_HEAD(&dev->list);
+	xa_init_flags(&dev->qps, XA_FLAGS_ALLOC);
+	xa_init_flags(&dev->keys, XA_FLAGS_ALLOC);
+	xa_init_flags(&dev->ahs, XA_FLAGS_ALLOC);
+	xa_init_flags(&dev->srqs, XA_FLAGS_ALLOC);
 	dev->ndev = ndev;
 	netdev_hold(ndev, &dev->ndev_tracker, GFP_KERNEL);
 	dev->net = dev_net(ndev);
@@ -165,6 +169,13 @@ void rmp_dev_dealloc(struct ib_device *ibdev)
 	rmp_dev_detach_locked(dev);
 	mutex_unlock(&rmp_devs_lock);
 	netdev_put(dev->ndev, &dev->ndev_tracker);
+	/* ib_core destroyed every object before unregistering the device. */
+	WARN_ON(!xa_empty(&dev->qps) || !xa_empty(&dev->keys) ||
+		!xa_empty(&dev->ahs) || !xa_empty(&dev->srqs));
+	xa_destroy(&dev->qps);
+	xa_destroy(&dev->keys);
+	xa_destroy(&dev->ahs);
+	xa_destroy(&dev->srqs);
 }
 
 /**

@@ -6,6 +6,7 @@
 #define RMP_DEV_H
 
 #include <linux/netdevice.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "rmp_stats.h"
@@ -21,6 +22,15 @@
  * @port_active: port state last reported to ib_core
  * @list: entry in the driver-wide device list
  * @num_pds: protection domains allocated, at most %RMP_MAX_PD
+ * @num_cqs: completion queues allocated, at most %RMP_MAX_CQ
+ * @qps: QPN to &struct rmp_qp; lookups take a reference under RCU
+ * @next_qpn: cursor of the cyclic QPN allocator in @qps
+ * @keys: key index (lkey/rkey >> 8) to &struct rmp_mr or &struct rmp_mw
+ * @next_key: cursor of the cyclic key allocator in @keys
+ * @ahs: AH number to &struct rmp_ah
+ * @next_ah: cursor of the cyclic AH number allocator in @ahs
+ * @srqs: SRQ number to &struct rmp_srq
+ * @next_srq: cursor of the cyclic SRQ number allocator in @srqs
  * @stats: device counters
  */
 struct rmp_dev {
@@ -33,6 +43,15 @@ struct rmp_dev {
 	bool port_active;
 	struct list_head list;
 	atomic_t num_pds;
+	atomic_t num_cqs;
+	struct xarray qps;
+	u32 next_qpn;
+	struct xarray keys;
+	u32 next_key;
+	struct xarray ahs;
+	u32 next_ah;
+	struct xarray srqs;
+	u32 next_srq;
 	struct rmp_stats stats;
 };
 

@@ -14,6 +14,7 @@
 #include <rdma/ib_mad.h>
 
 #include "rmp_dev.h"
+#include "rmp_queue.h"
 #include "rmp_stats.h"
 #include "rmp_sysfs.h"
 #include "rmp_verbs.h"
@@ -35,6 +36,23 @@ static int rmp_query_device(struct ib_device *ibdev,
 	attr->max_mr_size = U64_MAX;
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_pd = RMP_MAX_PD;
+	attr->max_qp = RMP_MAX_QP;
+	attr->max_qp_wr = RMP_MAX_QP_WR;
+	attr->max_send_sge = RMP_MAX_SGE;
+	attr->max_recv_sge = RMP_MAX_SGE;
+	attr->max_sge_rd = RMP_MAX_SGE;
+	attr->max_cq = RMP_MAX_CQ;
+	attr->max_cqe = RMP_MAX_CQE - 1;
+	attr->max_mr = RMP_MAX_MR;
+	attr->max_mw = RMP_MAX_MW;
+	attr->max_ah = RMP_MAX_AH;
+	attr->max_srq = RMP_MAX_SRQ;
+	attr->max_srq_wr = RMP_MAX_SRQ_WR - 1;
+	attr->max_srq_sge = RMP_MAX_SGE;
+	attr->max_qp_rd_atom = RMP_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = RMP_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = RMP_MAX_RD_ATOMIC * RMP_MAX_QP;
+	attr->max_fast_reg_page_list_len = RMP_MAX_FAST_REG_PAGES;
 	attr->max_pkeys = 1;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;
@@ -162,6 +180,8 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.get_link_layer = rmp_get_link_layer,
 	.get_netdev = rmp_get_netdev,
 	.get_port_immutable = rmp_port_immutable,
+	.mmap = rmp_queue_mmap,
+	.mmap_free = rmp_queue_mmap_free,
 	.modify_device = rmp_modify_device,
 	.query_device = rmp_query_device,
 	.query_pkey = rmp_query_pkey,

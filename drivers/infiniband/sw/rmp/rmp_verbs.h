@@ -15,8 +15,27 @@ struct rmp_dev;
  */
 #define RMP_UVERBS_ABI_VERSION 2
 
-/* Limits reported by query_device and enforced by the verbs. */
+/*
+ * Limits reported by query_device and enforced by the verbs; documented in
+ * Documentation/rmp/verbs.rst.
+ */
 #define RMP_MAX_PD 0x10000
+#define RMP_MAX_QP 0x10000
+#define RMP_MAX_QP_WR 0x4000
+#define RMP_MAX_SGE 32
+#define RMP_MAX_INLINE 512
+#define RMP_MAX_CQ 0x10000
+#define RMP_MAX_CQE 0x8000
+#define RMP_MAX_MR 0x40000
+#define RMP_MAX_MW 0x40000
+#define RMP_MAX_FAST_REG_PAGES 512
+#define RMP_MAX_SRQ 0x4000
+#define RMP_MAX_SRQ_WR 0x4000
+#define RMP_MAX_AH 0x8000
+#define RMP_MAX_RD_ATOMIC 128
+/* QPNs below this are reserved; QP1 is the GSI QP. */
+#define RMP_MIN_QPN 16
+#define RMP_MAX_QPN 0xffffff
 #define RMP_GID_TABLE_LEN 32
 #define RMP_VENDOR_ID 0xffffff
 
