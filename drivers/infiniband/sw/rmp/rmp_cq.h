@@ -23,7 +23,7 @@
 struct rmp_cq {
 	struct ib_cq ibcq;
 	struct rmp_queue queue;
-	spinlock_t lock;
+	spinlock_t lock; /* see @lock above */
 	bool user;
 	u8 notify;
 	bool overflowed;

@@ -154,47 +154,56 @@ void rmp_queue_destroy(struct rmp_queue *q)
 }
 
 /**
- * rmp_queue_resize() - move a ring's entries into a ring of another size
- * @q: queue; the caller excludes rmp's own side of it, and for a user queue
- *	the provider excludes its side while the resize verb runs
+ * rmp_queue_resize_prepare() - allocate the ring a queue is to move into
+ * @new: set up as an empty ring like @q's, of the new size
+ * @q: the queue being resized
  * @udata: as for rmp_queue_init()
  * @num_elem: in, the entries asked for; out, the entries the new ring holds
  * @mi: filled in with the new ring's mmap offset and size
  *
- * The entries between consumer and producer keep their order and start at
- * slot 0 of the new ring. On error @q is unchanged.
+ * Resizing is split so that the allocation sleeps outside the caller's lock
+ * and only rmp_queue_resize_commit() runs under it.
  *
- * Return: 0, -EINVAL if the entries present do not fit, or -ENOMEM.
+ * Return: 0, -EINVAL for an impossible size, or -ENOMEM.
  */
-int rmp_queue_resize(struct rmp_queue *q, struct ib_udata *udata,
-		     u32 *num_elem, struct mminfo *mi)
+int rmp_queue_resize_prepare(struct rmp_queue *new, const struct rmp_queue *q,
+			     struct ib_udata *udata, u32 *num_elem,
+			     struct mminfo *mi)
 {
-	struct rmp_queue old = *q, new = { .role = q->role };
-	u32 slots, shift, count, i, cons;
-	int err;
+	return rmp_queue_init(new, udata, q->role, num_elem,
+			      1U << q->elem_shift, mi);
+}
 
-	err = rmp_queue_geometry(*num_elem, 1U << q->elem_shift, &slots,
-				 &shift);
-	if (err)
-		return err;
-	count = rmp_queue_count(&old);
-	if (count >= slots)
+/**
+ * rmp_queue_resize_commit() - move a queue's entries into its new ring
+ * @q: the queue; the caller excludes rmp's side and, for a kernel queue, the
+ *	other side too (a user process excludes its own while the resize verb
+ *	runs)
+ * @new: from rmp_queue_resize_prepare(); on return it holds the ring that
+ *	is no longer used (the old one, or itself on failure), which the
+ *	caller hands to rmp_queue_destroy() outside its lock
+ *
+ * The entries between consumer and producer keep their order and start at
+ * slot 0 of the new ring.
+ *
+ * Return: 0, or -EINVAL if the entries present do not fit (@q unchanged).
+ */
+int rmp_queue_resize_commit(struct rmp_queue *q, struct rmp_queue *new)
+{
+	u32 count = rmp_queue_count(q), cons = rmp_queue_consumer(q), i;
+	struct rmp_queue old = *q;
+
+	if (count > rmp_queue_capacity(new))
 		return -EINVAL;
-	err = rmp_queue_alloc(&new, udata, slots, shift, mi);
-	if (err)
-		return err;
-
-	cons = rmp_queue_consumer(&old);
 	for (i = 0; i < count; i++)
-		memcpy(rmp_queue_slot(&new, i), rmp_queue_slot(&old, cons + i),
-		       1U << shift);
-	new.buf->producer_index = count;
-	new.buf->consumer_index = 0;
-	new.index = new.role == RMP_QUEUE_RMP_PRODUCES ? count : 0;
-
-	*q = new;
-	*num_elem = rmp_queue_capacity(q);
-	rmp_queue_release(&old);
+		memcpy(rmp_queue_slot(new, i), rmp_queue_slot(q, cons + i),
+		       1U << new->elem_shift);
+	new->index = new->role == RMP_QUEUE_RMP_PRODUCES ? count : 0;
+	new->buf->consumer_index = 0;
+	/* The copied entries before the index that publishes them. */
+	smp_store_release(&new->buf->producer_index, count);
+	*q = *new;
+	*new = old;
 	return 0;
 }
 

@@ -52,8 +52,10 @@ int rmp_queue_init(struct rmp_queue *q, struct ib_udata *udata,
 		   enum rmp_queue_role role, u32 *num_elem, size_t elem_size,
 		   struct mminfo *mi);
 void rmp_queue_destroy(struct rmp_queue *q);
-int rmp_queue_resize(struct rmp_queue *q, struct ib_udata *udata,
-		     u32 *num_elem, struct mminfo *mi);
+int rmp_queue_resize_prepare(struct rmp_queue *new, const struct rmp_queue *q,
+			     struct ib_udata *udata, u32 *num_elem,
+			     struct mminfo *mi);
+int rmp_queue_resize_commit(struct rmp_queue *q, struct rmp_queue *new);
 
 int rmp_queue_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void rmp_queue_mmap_free(struct rdma_user_mmap_entry *entry);
@@ -69,6 +71,7 @@ static inline u32 rmp_queue_producer(const struct rmp_queue *q)
 {
 	if (q->role == RMP_QUEUE_RMP_PRODUCES)
 		return q->index;
+	/* Pairs with the poster's release of the index: slots are visible. */
 	return smp_load_acquire(&q->buf->producer_index) & q->mask;
 }
 
@@ -83,6 +86,7 @@ static inline u32 rmp_queue_consumer(const struct rmp_queue *q)
 {
 	if (q->role == RMP_QUEUE_RMP_CONSUMES)
 		return q->index;
+	/* Pairs with the poller's release of the index: slots are free. */
 	return smp_load_acquire(&q->buf->consumer_index) & q->mask;
 }
 
@@ -140,6 +144,7 @@ static inline void rmp_queue_produce(struct rmp_queue *q)
 
 	if (q->role == RMP_QUEUE_RMP_PRODUCES)
 		q->index = next;
+	/* The slot's contents before the index that publishes them. */
 	smp_store_release(&q->buf->producer_index, next);
 }
 
@@ -154,6 +159,7 @@ static inline void rmp_queue_consume(struct rmp_queue *q)
 
 	if (q->role == RMP_QUEUE_RMP_CONSUMES)
 		q->index = next;
+	/* Done reading the slot before handing it back. */
 	smp_store_release(&q->buf->consumer_index, next);
 }
 

@@ -13,6 +13,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_mad.h>
 
+#include "rmp_cq.h"
 #include "rmp_dev.h"
 #include "rmp_queue.h"
 #include "rmp_stats.h"
@@ -172,9 +173,11 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.alloc_hw_port_stats = rmp_stats_alloc_port,
 	.alloc_pd = rmp_alloc_pd,
 	.alloc_ucontext = rmp_alloc_ucontext,
+	.create_cq = rmp_create_cq,
 	.dealloc_driver = rmp_dev_dealloc,
 	.dealloc_pd = rmp_dealloc_pd,
 	.dealloc_ucontext = rmp_dealloc_ucontext,
+	.destroy_cq = rmp_destroy_cq,
 	.device_group = &rmp_sysfs_group,
 	.get_hw_stats = rmp_stats_get,
 	.get_link_layer = rmp_get_link_layer,
@@ -183,10 +186,14 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.mmap = rmp_queue_mmap,
 	.mmap_free = rmp_queue_mmap_free,
 	.modify_device = rmp_modify_device,
+	.poll_cq = rmp_poll_cq,
 	.query_device = rmp_query_device,
 	.query_pkey = rmp_query_pkey,
 	.query_port = rmp_query_port,
+	.req_notify_cq = rmp_req_notify_cq,
+	.resize_cq = rmp_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_cq, rmp_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rmp_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rmp_ucontext, ibuc),
 };
@@ -207,6 +214,12 @@ void rmp_verbs_init(struct rmp_dev *dev)
 	ibdev->num_comp_vectors = num_possible_cpus();
 	ibdev->local_dma_lkey = 0;
 	addrconf_addr_eui48((u8 *)&ibdev->node_guid, dev->ndev->dev_addr);
+	/*
+	 * Beyond ib_core's default set: the provider's post_send doorbell and
+	 * CQ notification are legacy write commands.
+	 */
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	ib_set_device_ops(ibdev, &rmp_dev_ops);
 }
 

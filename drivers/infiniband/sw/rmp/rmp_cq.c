@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: completion queues
+ *
+ * A CQ is a ring rmp produces into: &struct ib_uverbs_wc entries that the
+ * process polls directly for a user CQ, &struct ib_wc entries that
+ * rmp_poll_cq() hands out for a kernel one. Completions are posted by the
+ * QPs' work items with rmp_cq_post(); a full ring loses the completion,
+ * puts the CQ in error and raises IB_EVENT_CQ_ERR once.
+ */
+#include <rdma/ib_user_verbs.h>
+
+#include "rmp_cq.h"
+#include "rmp_dev.h"
+#include "rmp_verbs.h"
+
+static size_t rmp_cqe_size(bool user)
+{
+	return user ? sizeof(struct ib_uverbs_wc) : sizeof(struct ib_wc);
+}
+
+static void rmp_cqe_to_user(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
+{
+	*uwc = (struct ib_uverbs_wc) {
+		.wr_id = wc->wr_id,
+		.status = wc->status,
+		.opcode = wc->opcode,
+		.vendor_err = wc->vendor_err,
+		.byte_len = wc->byte_len,
+		.qp_num = wc->qp->qp_num,
+		.src_qp = wc->src_qp,
+		.wc_flags = wc->wc_flags,
+		.pkey_index = wc->pkey_index,
+		.slid = ib_lid_cpu16(wc->slid),
+		.sl = wc->sl,
+		.dlid_path_bits = wc->dlid_path_bits,
+		.port_num = wc->port_num,
+	};
+	if (wc->wc_flags & IB_WC_WITH_INVALIDATE)
+		uwc->ex.invalidate_rkey = wc->ex.invalidate_rkey;
+	else
+		uwc->ex.imm_data = wc->ex.imm_data;
+}
+
+static void rmp_cq_overflow(struct rmp_cq *cq)
+{
+	struct ib_event ev = {
+		.device = cq->ibcq.device,
+		.element.cq = &cq->ibcq,
+		.event = IB_EVENT_CQ_ERR,
+	};
+
+	if (cq->ibcq.event_handler)
+		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+}
+
+/**
+ * rmp_cq_post() - post a completion
+ * @cq: the CQ
+ * @wc: the completion in kernel form; @wc->qp must be set
+ * @solicited: the completion is for a solicited event
+ *
+ * Calls the CQ's completion handler if a notification was armed and this
+ * completion matches it. Must not be called with a lock the handler might
+ * take; callable from any context.
+ *
+ * Return: 0, or -ENOSPC if the CQ was full (or already in error) and the
+ * completion was lost.
+ */
+int rmp_cq_post(struct rmp_cq *cq, const struct ib_wc *wc, bool solicited)
+{
+	unsigned long flags;
+	bool notify, first_overflow = false;
+	void *slot;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (cq->overflowed || rmp_queue_full(&cq->queue)) {
+		first_overflow = !cq->overflowed;
+		cq->overflowed = true;
+		spin_unlock_irqrestore(&cq->lock, flags);
+		if (first_overflow)
+			rmp_cq_overflow(cq);
+		return -ENOSPC;
+	}
+	slot = rmp_queue_producer_slot(&cq->queue);
+	if (cq->user)
+		rmp_cqe_to_user(slot, wc);
+	else
+		memcpy(slot, wc, sizeof(*wc));
+	rmp_queue_produce(&cq->queue);
+	notify = cq->notify == IB_CQ_NEXT_COMP ||
+		 (cq->notify == IB_CQ_SOLICITED && solicited);
+	if (notify)
+		cq->notify = 0;
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	if (notify && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	return 0;
+}
+
+static int rmp_cq_check_size(int cqe)
+{
+	return cqe < 1 || cqe >= RMP_MAX_CQE ? -EINVAL : 0;
+}
+
+int rmp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		  struct ib_udata *udata)
+{
+	struct rmp_dev *dev = to_rmp_dev(ibcq->device);
+	struct rmp_cq *cq = to_rmp_cq(ibcq);
+	struct rxe_create_cq_resp resp = {};
+	u32 num = attr->cqe;
+	int err;
+
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (rmp_cq_check_size(attr->cqe) ||
+	    attr->comp_vector >= ibcq->device->num_comp_vectors)
+		return -EINVAL;
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	if (atomic_inc_return(&dev->num_cqs) > RMP_MAX_CQ) {
+		err = -ENOMEM;
+		goto err_count;
+	}
+
+	spin_lock_init(&cq->lock);
+	cq->user = !!udata;
+	err = rmp_queue_init(&cq->queue, udata, RMP_QUEUE_RMP_PRODUCES, &num,
+			     rmp_cqe_size(cq->user), &resp.mi);
+	if (err)
+		goto err_count;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_queue;
+	}
+	ibcq->cqe = num;
+	return 0;
+
+err_queue:
+	rmp_queue_destroy(&cq->queue);
+err_count:
+	atomic_dec(&dev->num_cqs);
+	return err;
+}
+
+int rmp_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct rmp_cq *cq = to_rmp_cq(ibcq);
+
+	/* ib_core refuses while a QP uses the CQ, so nothing posts to it. */
+	rmp_queue_destroy(&cq->queue);
+	atomic_dec(&to_rmp_dev(ibcq->device)->num_cqs);
+	return 0;
+}
+
+int rmp_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+{
+	struct rmp_cq *cq = to_rmp_cq(ibcq);
+	struct rxe_resize_cq_resp resp = {};
+	struct rmp_queue new;
+	u32 num = cqe;
+	int err;
+
+	if (rmp_cq_check_size(cqe))
+		return -EINVAL;
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	err = rmp_queue_resize_prepare(&new, &cq->queue, udata, &num,
+				       &resp.mi);
+	if (err)
+		return err;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto out;
+	}
+	spin_lock_irq(&cq->lock);
+	err = rmp_queue_resize_commit(&cq->queue, &new);
+	if (!err)
+		ibcq->cqe = num;
+	spin_unlock_irq(&cq->lock);
+out:
+	rmp_queue_destroy(&new);
+	return err;
+}
+
+int rmp_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	struct rmp_cq *cq = to_rmp_cq(ibcq);
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	for (n = 0; n < num_entries && !rmp_queue_empty(&cq->queue); n++) {
+		memcpy(&wc[n], rmp_queue_consumer_slot(&cq->queue),
+		       sizeof(*wc));
+		rmp_queue_consume(&cq->queue);
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+int rmp_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	struct rmp_cq *cq = to_rmp_cq(ibcq);
+	unsigned long irqflags;
+	int missed = 0;
+
+	spin_lock_irqsave(&cq->lock, irqflags);
+	/* NEXT_COMP covers SOLICITED: never narrow an armed request. */
+	if (cq->notify != IB_CQ_NEXT_COMP)
+		cq->notify = flags & IB_CQ_SOLICITED_MASK;
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
+	    !rmp_queue_empty(&cq->queue))
+		missed = 1;
+	spin_unlock_irqrestore(&cq->lock, irqflags);
+	return missed;
+}
