@@ -23,7 +23,7 @@
 struct rmp_cq {
 	struct ib_cq ibcq;
 	struct rmp_queue queue;
-	spinlock_t lock; /* see @lock above */
+	spinlock_t lock; /* producer side, arming, resize, kernel polls */
 	bool user;
 	u8 notify;
 	bool overflowed;
