@@ -3,11 +3,13 @@
  * rmp: a software RoCEv2 RDMA device with per-QP multipath and
  * receiver-driven congestion signalling.
  */
+#include <linux/crc32.h>
 #include <linux/module.h>
 #include <rdma/rdma_netlink.h>
 
 #include "rmp_dev.h"
 #include "rmp_net.h"
+#include "engine/icrc.h"
 
 static struct rdma_link_ops rmp_link_ops = {
 	.type = "rmp",
@@ -18,6 +20,8 @@ static int __init rmp_init(void)
 {
 	int err;
 
+	/* The kernel's CRC-32 is faster than the engine's portable one. */
+	rmp_icrc_set_crc32(crc32_le);
 	err = rmp_net_init();
 	if (err)
 		return err;
