@@ -27,7 +27,6 @@
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
-#include <net/ipv6_stubs.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/route.h>
@@ -250,9 +249,7 @@ static struct dst_entry *rmp_net_route6(struct rmp_dev *dev,
 		.saddr = fl->saddr6,
 	};
 
-	if (!ipv6_stub->ipv6_dst_lookup_flow)
-		return ERR_PTR(-EAFNOSUPPORT);
-	return ipv6_stub->ipv6_dst_lookup_flow(dev->net, NULL, &fl6, NULL);
+	return ip6_dst_lookup_flow(dev->net, NULL, &fl6, NULL);
 }
 
 static void rmp_net_push_ip4(struct sk_buff *skb, struct dst_entry *dst,
@@ -347,7 +344,7 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  * layer, or to the receiving rmp device if the destination is local.
  *
  * Return: 0; -EMSGSIZE if the packet exceeds the path MTU; -EHOSTUNREACH,
- * -ENETUNREACH or another routing error; -EAFNOSUPPORT without IPv6.
+ * -ENETUNREACH or another routing error.
  */
 int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl, u16 sport,
 		 struct sk_buff *skb)
