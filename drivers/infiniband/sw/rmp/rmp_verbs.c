@@ -181,6 +181,7 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.create_cq = rmp_create_cq,
 	.create_qp = rmp_create_qp,
 	.create_srq = rmp_create_srq,
+	.create_user_ah = rmp_create_ah,
 	.dealloc_driver = rmp_dev_dealloc,
 	.dealloc_pd = rmp_dealloc_pd,
 	.dealloc_ucontext = rmp_dealloc_ucontext,
