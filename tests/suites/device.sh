@@ -54,28 +54,29 @@ check "UDP 4791 not bound in init_net" bash -c "! ss -Hlun | grep -q ':4791 '"
 # rxe shares rmp's driver id; its netdev notifier must leave rmp alone.
 check "rdma_rxe loads beside rmp devices" modprobe rdma_rxe
 
-# A RoCEv2 packet for a QP that does not exist is counted and dropped.
-check "stray RoCEv2 packet counted as rx_drop_no_qp" bash -c '
-	before=$(rdma statistic show link rmp2/1 | grep -oE "rx_drop_no_qp [0-9]+" | cut -d" " -f2)
-	ip netns exec h1 python3 -c "
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-bth = bytes([0x04, 0, 0xff, 0xff, 0, 0, 0x12, 0x34, 0, 0, 0, 1])
-s.sendto(bth + bytes(16) + bytes(4), (\"10.0.0.2\", 4791))"
-	for i in $(seq 25); do
-		after=$(rdma statistic show link rmp2/1 | grep -oE "rx_drop_no_qp [0-9]+" | cut -d" " -f2)
-		[ "$after" -gt "$before" ] && exit 0
-		sleep 0.2
-	done
-	echo "rx_drop_no_qp stayed at $before"; exit 1'
-check "runt packet counted as rx_drop_malformed" bash -c '
-	ip netns exec h1 python3 -c "
-import socket
-socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b\"\\x04\\x00\", (\"10.0.0.2\", 4791))"
-	for i in $(seq 25); do
-		rdma statistic show link rmp2/1 | grep -qE "rx_drop_malformed [1-9]" && exit 0
-		sleep 0.2
-	done; exit 1'
+# Bad packets are dropped, each under the counter that names the reason.
+counter() { rdma statistic show link "$1/1" | grep -oE "$2 [0-9]+" | cut -d" " -f2; }
+# counter_rises DEV COUNTER CMD...: CMD makes DEV's COUNTER go up.
+counter_rises() {
+	local dev=$1 name=$2 before
+	shift 2
+	before=$(counter "$dev" "$name")
+	"$@" || return 1
+	wait_for 5 bash -c "[ \$(rdma statistic show link $dev/1 | grep -oE '$name [0-9]+' | cut -d' ' -f2) -gt $before ]" ||
+		{ echo "$name stayed at $before"; return 1; }
+}
+inject() { ip netns exec h1 "$here/../tools/roce-inject.py" 10.0.0.1 10.0.0.2 "$@"; }
+check "packet for a QP that does not exist: rx_drop_no_qp" \
+	counter_rises rmp2 rx_drop_no_qp inject --qpn 0x1234
+check "bad ICRC: rx_drop_icrc" counter_rises rmp2 rx_drop_icrc inject --bad-icrc
+check "runt datagram: rx_drop_malformed" \
+	counter_rises rmp2 rx_drop_malformed inject --raw 0400
+check "reserved opcode: rx_drop_malformed" \
+	counter_rises rmp2 rx_drop_malformed inject --opcode 0x1f
+check "pad larger than the payload: rx_drop_malformed" \
+	counter_rises rmp2 rx_drop_malformed inject --payload 0 --pad 3
+check "every datagram counted in rx_packets" \
+	bash -c "[ \$(rdma statistic show link rmp2/1 | grep -oE 'rx_packets [0-9]+' | cut -d' ' -f2) -ge 5 ]"
 
 # Bad input: each refused with a clear error, nothing left behind.
 ndevs() { rdma link show | grep -c .; }

@@ -3,12 +3,14 @@
  * rmp: a software RoCEv2 RDMA device with per-QP multipath and
  * receiver-driven congestion signalling.
  */
+#include <linux/crc32.h>
 #include <linux/module.h>
 #include <linux/workqueue.h>
 #include <rdma/rdma_netlink.h>
 
 #include "rmp_dev.h"
 #include "rmp_net.h"
+#include "engine/icrc.h"
 
 struct workqueue_struct *rmp_wq;
 
@@ -21,6 +23,8 @@ static int __init rmp_init(void)
 {
 	int err;
 
+	/* The kernel's CRC-32 is faster than the engine's portable one. */
+	rmp_icrc_set_crc32(crc32_le);
 	/* Storage protocols run over RDMA: the QPs may serve reclaim. */
 	rmp_wq = alloc_workqueue("rmp", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
 	if (!rmp_wq)

@@ -9,19 +9,35 @@
  * by the ingress netdev's ifindex, looked up under RCU in the namespace's
  * device xarray.
  *
+ * Transmission builds the IP and UDP headers itself, because the ICRC covers
+ * them (the IPv4 identification included) and must be computed over their
+ * final form; routing, neighbour resolution and netfilter are the kernel's.
+ * A destination that routes to a local address never leaves the host: the
+ * packet is handed to the receive path of the rmp device owning that
+ * address, which may be the sender itself (loopback).
+ *
  * Devices detach before their namespace dies (the netdev notifier runs
  * during the namespace's device teardown), so the pernet exit hook finds
  * nothing left to close but checks it all the same.
  */
+#include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/xarray.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
+#include <net/route.h>
+#include <net/udp.h>
 #include <net/udp_tunnel.h>
 
 #include "rmp_dev.h"
 #include "rmp_net.h"
-#include "engine/hdr.h"
+#include "rmp_recv.h"
+#include "engine/icrc.h"
 
 /**
  * struct rmp_net - rmp's state in one network namespace
@@ -53,18 +69,10 @@ static int rmp_net_rcv(struct sock *sk, struct sk_buff *skb)
 
 	if (rn)
 		dev = xa_load(&rn->devs, skb->dev ? skb->dev->ifindex : 0);
-	if (!dev)
-		goto drop;
-
-	rmp_stats_inc(&dev->stats, RMP_CNT_RX_PACKETS);
-	if (!pskb_may_pull(skb, sizeof(struct udphdr) + sizeof(struct rmp_bth))) {
-		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_MALFORMED);
-		goto drop;
-	}
-	/* No queue pairs exist yet, so every transport packet is unmatched. */
-	rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_NO_QP);
-drop:
-	kfree_skb(skb);
+	if (dev)
+		rmp_recv(dev, skb);
+	else
+		kfree_skb(skb);
 	return 0;
 }
 
@@ -172,6 +180,223 @@ void rmp_net_detach(struct rmp_dev *dev)
 	mutex_unlock(&rn->lock);
 	/* Receivers found @dev under RCU; let them finish. */
 	synchronize_net();
+}
+
+/**
+ * rmp_net_alloc_skb() - allocate a packet for rmp_net_xmit()
+ * @dev: sending device
+ * @fl: the flow the packet will take (its family sizes the headroom)
+ * @len: bytes of the transport packet, BTH through ICRC
+ *
+ * Return: a linear skb whose data is @len bytes for the caller to fill, with
+ * room in front for the UDP, IP and link headers; NULL without memory.
+ */
+struct sk_buff *rmp_net_alloc_skb(struct rmp_dev *dev,
+				  const struct rmp_flow *fl, size_t len)
+{
+	size_t ip_len = fl->family == AF_INET6 ? sizeof(struct ipv6hdr) :
+						 sizeof(struct iphdr);
+	size_t room = LL_MAX_HEADER + ip_len + sizeof(struct udphdr);
+	struct sk_buff *skb;
+
+	skb = alloc_skb(room + len, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, room);
+	skb_put(skb, len);
+	return skb;
+}
+
+static void rmp_net_push_udp(struct sk_buff *skb, u16 sport)
+{
+	struct udphdr *uh;
+
+	uh = skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh->source = htons(sport);
+	uh->dest = htons(RMP_ROCE_UDP_PORT);
+	uh->len = htons(skb->len);
+	/* RoCEv2 leaves the UDP checksum to the ICRC. */
+	uh->check = 0;
+}
+
+static struct dst_entry *rmp_net_route4(struct rmp_dev *dev,
+					struct rmp_flow *fl)
+{
+	struct flowi4 fl4 = {
+		.flowi4_oif = dev->ndev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.flowi4_tos = fl->tclass & IPTOS_TOS_MASK,
+		.daddr = fl->daddr4,
+		.saddr = fl->saddr4,
+	};
+	struct rtable *rt;
+
+	rt = ip_route_output_key(dev->net, &fl4);
+	if (IS_ERR(rt))
+		return ERR_CAST(rt);
+	fl->saddr4 = fl4.saddr;
+	return &rt->dst;
+}
+
+static struct dst_entry *rmp_net_route6(struct rmp_dev *dev,
+					struct rmp_flow *fl)
+{
+	struct flowi6 fl6 = {
+		.flowi6_oif = dev->ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.flowlabel = ip6_make_flowinfo(fl->tclass, htonl(fl->flow_label)),
+		.daddr = fl->daddr6,
+		.saddr = fl->saddr6,
+	};
+
+	if (!ipv6_stub->ipv6_dst_lookup_flow)
+		return ERR_PTR(-EAFNOSUPPORT);
+	return ipv6_stub->ipv6_dst_lookup_flow(dev->net, NULL, &fl6, NULL);
+}
+
+static void rmp_net_push_ip4(struct sk_buff *skb, struct dst_entry *dst,
+			     const struct rmp_flow *fl)
+{
+	struct iphdr *iph;
+
+	iph = skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	*iph = (struct iphdr) {
+		.version = 4,
+		.ihl = sizeof(*iph) / 4,
+		.tos = fl->tclass,
+		.tot_len = htons(skb->len),
+		.frag_off = htons(IP_DF),
+		.ttl = fl->hop_limit ?: ip4_dst_hoplimit(dst),
+		.protocol = IPPROTO_UDP,
+		.saddr = fl->saddr4,
+		.daddr = fl->daddr4,
+	};
+	/* The ICRC covers the identification: choose it now, for good. */
+	ip_select_ident(dev_net(dst->dev), skb, NULL);
+	skb->protocol = htons(ETH_P_IP);
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+}
+
+static void rmp_net_push_ip6(struct sk_buff *skb, struct dst_entry *dst,
+			     const struct rmp_flow *fl)
+{
+	struct ipv6hdr *ip6h;
+
+	ip6h = skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6_flow_hdr(ip6h, fl->tclass, htonl(fl->flow_label));
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = fl->hop_limit ?: ip6_dst_hoplimit(dst);
+	ip6h->saddr = fl->saddr6;
+	ip6h->daddr = fl->daddr6;
+	skb->protocol = htons(ETH_P_IPV6);
+	memset(IP6CB(skb), 0, sizeof(*IP6CB(skb)));
+}
+
+/* The attached rmp device that owns @fl's destination address, or NULL. */
+static struct rmp_dev *rmp_net_local_dev(struct rmp_dev *dev,
+					 const struct rmp_flow *fl)
+{
+	struct rmp_net *rn = rmp_net(dev->net);
+	struct net_device *ndev;
+
+	if (fl->family == AF_INET)
+		ndev = __ip_dev_find(dev->net, fl->daddr4, false);
+	else
+		ndev = ipv6_dev_find(dev->net, &fl->daddr6, NULL);
+	return ndev ? xa_load(&rn->devs, ndev->ifindex) : NULL;
+}
+
+/* Deliver a finished packet to a device of this host, as if received. */
+static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
+			struct sk_buff *skb)
+{
+	struct rmp_dev *to;
+	int err = 0;
+
+	skb_dst_drop(skb);
+	skb_pull(skb, skb_transport_offset(skb));
+	skb->pkt_type = PACKET_HOST;
+	local_bh_disable();
+	rcu_read_lock();
+	to = rmp_net_local_dev(dev, fl);
+	if (to) {
+		skb->dev = to->ndev;
+		rmp_recv(to, skb);
+	} else {
+		kfree_skb(skb);
+		err = -EHOSTUNREACH;
+	}
+	rcu_read_unlock();
+	local_bh_enable();
+	return err;
+}
+
+/**
+ * rmp_net_xmit() - send a transport packet
+ * @dev: sending device
+ * @fl: addressing and marking; a zero source address is chosen by routing
+ * @sport: UDP source port
+ * @skb: from rmp_net_alloc_skb(), filled with BTH through payload and pad;
+ *	consumed in every case
+ *
+ * Adds UDP and IP headers and the ICRC, and hands the packet to the IP
+ * layer, or to the receiving rmp device if the destination is local.
+ *
+ * Return: 0; -EMSGSIZE if the packet exceeds the path MTU; -EHOSTUNREACH,
+ * -ENETUNREACH or another routing error; -EAFNOSUPPORT without IPv6.
+ */
+int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl, u16 sport,
+		 struct sk_buff *skb)
+{
+	bool v6 = fl->family == AF_INET6;
+	size_t ip_len = v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
+	struct rmp_flow route = *fl;
+	struct dst_entry *dst;
+	int err;
+
+	dst = v6 ? rmp_net_route6(dev, &route) : rmp_net_route4(dev, &route);
+	if (IS_ERR(dst)) {
+		err = PTR_ERR(dst);
+		goto drop;
+	}
+	if (skb->len + sizeof(struct udphdr) + ip_len > dst_mtu(dst)) {
+		dst_release(dst);
+		err = -EMSGSIZE;
+		goto drop;
+	}
+
+	rmp_net_push_udp(skb, sport);
+	if (v6)
+		rmp_net_push_ip6(skb, dst, &route);
+	else
+		rmp_net_push_ip4(skb, dst, &route);
+	skb->ip_summed = CHECKSUM_NONE;
+	err = rmp_icrc_generate(skb->data, skb->len, v6 ? 6 : 4);
+	if (WARN_ON_ONCE(err)) {
+		dst_release(dst);
+		goto drop;
+	}
+	rmp_stats_inc(&dev->stats, RMP_CNT_TX_PACKETS);
+
+	if (dst->dev->flags & IFF_LOOPBACK) {
+		dst_release(dst);
+		return rmp_net_loop(dev, &route, skb);
+	}
+	skb_dst_set(skb, dst);
+	if (v6)
+		err = ip6_local_out(dev->net, NULL, skb);
+	else
+		err = ip_local_out(dev->net, NULL, skb);
+	return net_xmit_eval(err) ? -ENOBUFS : 0;
+
+drop:
+	rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
+	kfree_skb(skb);
+	return err;
 }
 
 static int __net_init rmp_net_init_ns(struct net *net)

@@ -15,6 +15,10 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_RX_PACKETS] = { .name = "rx_packets" },
 	[RMP_CNT_RX_DROP_MALFORMED] = { .name = "rx_drop_malformed" },
 	[RMP_CNT_RX_DROP_NO_QP] = { .name = "rx_drop_no_qp" },
+	[RMP_CNT_RX_DROP_ICRC] = { .name = "rx_drop_icrc" },
+	[RMP_CNT_RX_DROP_NOMEM] = { .name = "rx_drop_nomem" },
+	[RMP_CNT_TX_PACKETS] = { .name = "tx_packets" },
+	[RMP_CNT_TX_DROP] = { .name = "tx_drop" },
 };
 
 /**

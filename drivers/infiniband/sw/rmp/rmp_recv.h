@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rmp receive path: from a UDP datagram to the QP it is for.
+ */
+#ifndef RMP_RECV_H
+#define RMP_RECV_H
+
+#include <linux/skbuff.h>
+
+struct rmp_dev;
+
+void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb);
+
+#endif /* RMP_RECV_H */
