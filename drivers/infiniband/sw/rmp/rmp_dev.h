@@ -23,6 +23,7 @@
  * @list: entry in the driver-wide device list
  * @num_pds: protection domains allocated, at most %RMP_MAX_PD
  * @num_cqs: completion queues allocated, at most %RMP_MAX_CQ
+ * @num_qps: queue pairs allocated, at most %RMP_MAX_QP
  * @qps: QPN to &struct rmp_qp; lookups take a reference under RCU
  * @next_qpn: cursor of the cyclic QPN allocator in @qps
  * @keys: key index (lkey/rkey >> 8) to &struct rmp_mr or &struct rmp_mw
@@ -44,6 +45,7 @@ struct rmp_dev {
 	struct list_head list;
 	atomic_t num_pds;
 	atomic_t num_cqs;
+	atomic_t num_qps;
 	struct xarray qps;
 	u32 next_qpn;
 	struct xarray keys;
@@ -54,6 +56,9 @@ struct rmp_dev {
 	u32 next_srq;
 	struct rmp_stats stats;
 };
+
+/* The driver's workqueue, for the QPs' work items (rmp_main.c). */
+extern struct workqueue_struct *rmp_wq;
 
 static inline struct rmp_dev *to_rmp_dev(struct ib_device *ibdev)
 {

@@ -5,11 +5,14 @@
  */
 #include <linux/crc32.h>
 #include <linux/module.h>
+#include <linux/workqueue.h>
 #include <rdma/rdma_netlink.h>
 
 #include "rmp_dev.h"
 #include "rmp_net.h"
 #include "engine/icrc.h"
+
+struct workqueue_struct *rmp_wq;
 
 static struct rdma_link_ops rmp_link_ops = {
 	.type = "rmp",
@@ -22,16 +25,24 @@ static int __init rmp_init(void)
 
 	/* The kernel's CRC-32 is faster than the engine's portable one. */
 	rmp_icrc_set_crc32(crc32_le);
+	/* Storage protocols run over RDMA: the QPs may serve reclaim. */
+	rmp_wq = alloc_workqueue("rmp", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!rmp_wq)
+		return -ENOMEM;
 	err = rmp_net_init();
 	if (err)
-		return err;
+		goto err_wq;
 	err = rmp_dev_notifier_register();
-	if (err) {
-		rmp_net_exit();
-		return err;
-	}
+	if (err)
+		goto err_net;
 	rdma_link_register(&rmp_link_ops);
 	return 0;
+
+err_net:
+	rmp_net_exit();
+err_wq:
+	destroy_workqueue(rmp_wq);
+	return err;
 }
 
 static void __exit rmp_exit(void)
@@ -40,6 +51,7 @@ static void __exit rmp_exit(void)
 	rmp_dev_remove_all();
 	rmp_dev_notifier_unregister();
 	rmp_net_exit();
+	destroy_workqueue(rmp_wq);
 }
 
 module_init(rmp_init);

@@ -13,12 +13,16 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_mad.h>
 
+#include "rmp_ah.h"
 #include "rmp_cq.h"
 #include "rmp_dev.h"
+#include "rmp_qp.h"
 #include "rmp_queue.h"
+#include "rmp_srq.h"
 #include "rmp_stats.h"
 #include "rmp_sysfs.h"
 #include "rmp_verbs.h"
+#include "rmp_wqe.h"
 
 static bool rmp_port_is_active(struct rmp_dev *dev)
 {
@@ -173,11 +177,18 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.alloc_hw_port_stats = rmp_stats_alloc_port,
 	.alloc_pd = rmp_alloc_pd,
 	.alloc_ucontext = rmp_alloc_ucontext,
+	.create_ah = rmp_create_ah,
 	.create_cq = rmp_create_cq,
+	.create_qp = rmp_create_qp,
+	.create_srq = rmp_create_srq,
+	.create_user_ah = rmp_create_ah,
 	.dealloc_driver = rmp_dev_dealloc,
 	.dealloc_pd = rmp_dealloc_pd,
 	.dealloc_ucontext = rmp_dealloc_ucontext,
+	.destroy_ah = rmp_destroy_ah,
 	.destroy_cq = rmp_destroy_cq,
+	.destroy_qp = rmp_destroy_qp,
+	.destroy_srq = rmp_destroy_srq,
 	.device_group = &rmp_sysfs_group,
 	.get_hw_stats = rmp_stats_get,
 	.get_link_layer = rmp_get_link_layer,
@@ -186,15 +197,26 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.mmap = rmp_queue_mmap,
 	.mmap_free = rmp_queue_mmap_free,
 	.modify_device = rmp_modify_device,
+	.modify_qp = rmp_modify_qp,
+	.modify_srq = rmp_modify_srq,
 	.poll_cq = rmp_poll_cq,
+	.post_recv = rmp_post_recv,
+	.post_send = rmp_post_send,
+	.post_srq_recv = rmp_post_srq_recv,
+	.query_ah = rmp_query_ah,
 	.query_device = rmp_query_device,
 	.query_pkey = rmp_query_pkey,
 	.query_port = rmp_query_port,
+	.query_qp = rmp_query_qp,
+	.query_srq = rmp_query_srq,
 	.req_notify_cq = rmp_req_notify_cq,
 	.resize_cq = rmp_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, rmp_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rmp_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rmp_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, rmp_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, rmp_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rmp_ucontext, ibuc),
 };
 

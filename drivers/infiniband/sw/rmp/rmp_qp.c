@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: queue pairs
+ *
+ * rmp has RC, UD and GSI QPs (one GSI QP, number 1, which ib_core's MAD
+ * layer creates). A QP's send and receive queues are rings in the Soft-RoCE
+ * user ABI layout (see rmp_wqe.c); a QP that uses an SRQ has no receive
+ * ring. QP numbers come from the device's QP table, cyclically, from
+ * %RMP_MIN_QPN up.
+ *
+ * The receive path finds a QP by number with rmp_qp_get(), under RCU, and
+ * holds a reference until rmp_qp_put(). destroy_qp takes the QP out of the
+ * table, waits out the RCU readers and the references, stops the work item
+ * and only then frees the rings, because ib_core frees the QP itself as soon
+ * as destroy_qp returns.
+ *
+ * Everything a QP does beyond the verbs runs in its work item; see
+ * "Concurrency" in Documentation/rmp/design.rst.
+ */
+#include <linux/rcupdate.h>
+#include <linux/xarray.h>
+#include <rdma/ib_cache.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "rmp_dev.h"
+#include "rmp_qp.h"
+#include "rmp_srq.h"
+#include "rmp_verbs.h"
+#include "rmp_wqe.h"
+
+#define RMP_PSN_MASK 0xffffff
+#define RMP_GSI_QPN 1
+/* Largest value of the 5-bit timeout and RNR timer codes. */
+#define RMP_MAX_TIMER_CODE 31
+#define RMP_MAX_RETRY 7
+
+#define RMP_QP_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+		       IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
+		       IB_ACCESS_MW_BIND)
+
+/**
+ * rmp_qp_get() - find a QP by number and reference it
+ * @dev: the device
+ * @qpn: QP number
+ *
+ * Callable from any context, the receive path's softirq included.
+ *
+ * Return: the QP, to be released with rmp_qp_put(), or NULL.
+ */
+struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn)
+{
+	struct rmp_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&dev->qps, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+/**
+ * rmp_qp_put() - release a reference from rmp_qp_get()
+ * @qp: the QP
+ */
+void rmp_qp_put(struct rmp_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->released);
+}
+
+/**
+ * rmp_qp_schedule() - run a QP's work item
+ * @qp: the QP; callable from any context while the QP exists
+ */
+void rmp_qp_schedule(struct rmp_qp *qp)
+{
+	queue_work(rmp_wq, &qp->work);
+}
+
+/**
+ * rmp_qp_event() - raise an asynchronous event on a QP
+ * @qp: the QP
+ * @type: the event
+ */
+void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = type,
+	};
+
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+}
+
+/* Enter a state; the caller holds qp->lock and schedules the work. */
+static void rmp_qp_enter(struct rmp_qp *qp, enum ib_qp_state state)
+{
+	if (state == IB_QPS_ERR && qp->srq && rmp_qp_state(qp) != IB_QPS_ERR)
+		set_bit(RMP_QP_LAST_WQE, &qp->flags);
+	if (state != IB_QPS_SQD) {
+		clear_bit(RMP_QP_SQ_DRAINING, &qp->flags);
+		clear_bit(RMP_QP_SQD_NOTIFY, &qp->flags);
+	}
+	WRITE_ONCE(qp->attr.qp_state, state);
+}
+
+/**
+ * rmp_qp_set_error() - move a QP to the error state
+ * @qp: the QP; for the transport, from process context
+ *
+ * The work item then flushes the QP's WQEs.
+ */
+void rmp_qp_set_error(struct rmp_qp *qp)
+{
+	mutex_lock(&qp->lock);
+	rmp_qp_enter(qp, IB_QPS_ERR);
+	mutex_unlock(&qp->lock);
+	rmp_qp_schedule(qp);
+}
+
+/*
+ * The QP's work item. A workqueue never runs one work item on two CPUs at
+ * once, so what happens here needs no lock against itself. Until the
+ * transport exists it only does what a QP without one must: drop the WQEs
+ * in RESET, flush them in ERR (the send queue in SQE) and report the end of
+ * a drain in SQD. In RTS, send WQEs wait for the transport.
+ */
+static void rmp_qp_work(struct work_struct *work)
+{
+	struct rmp_qp *qp = container_of(work, struct rmp_qp, work);
+	bool more = false;
+
+	switch (rmp_qp_state(qp)) {
+	case IB_QPS_RESET:
+		rmp_wqe_discard(qp);
+		break;
+	case IB_QPS_ERR:
+		more = rmp_wqe_flush_send(qp);
+		more |= rmp_wqe_flush_recv(qp);
+		if (test_and_clear_bit(RMP_QP_LAST_WQE, &qp->flags))
+			rmp_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+		break;
+	case IB_QPS_SQE:
+		more = rmp_wqe_flush_send(qp);
+		break;
+	case IB_QPS_SQD:
+		/* Nothing is taken without a transport: drained at once. */
+		if (qp->sq.next == rmp_queue_consumer(&qp->sq.queue) &&
+		    test_and_clear_bit(RMP_QP_SQ_DRAINING, &qp->flags) &&
+		    test_and_clear_bit(RMP_QP_SQD_NOTIFY, &qp->flags))
+			rmp_qp_event(qp, IB_EVENT_SQ_DRAINED);
+		break;
+	default:
+		break;
+	}
+	if (more)
+		rmp_qp_schedule(qp);
+}
+
+static int rmp_qp_check_init(const struct ib_qp_init_attr *init,
+			     struct ib_udata *udata)
+{
+	const struct ib_qp_cap *cap = &init->cap;
+
+	switch (init->qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UD:
+		break;
+	case IB_QPT_GSI:
+		if (udata || init->port_num != 1)
+			return -EINVAL;
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	if (init->create_flags || init->rwq_ind_tbl)
+		return -EOPNOTSUPP;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	if (init->sq_sig_type != IB_SIGNAL_ALL_WR &&
+	    init->sq_sig_type != IB_SIGNAL_REQ_WR)
+		return -EINVAL;
+	if (cap->max_send_wr > RMP_MAX_QP_WR ||
+	    cap->max_send_sge > RMP_MAX_SGE ||
+	    cap->max_inline_data > RMP_MAX_INLINE)
+		return -EINVAL;
+	if (!init->srq && (cap->max_recv_wr > RMP_MAX_QP_WR ||
+			   cap->max_recv_sge > RMP_MAX_SGE))
+		return -EINVAL;
+	if (udata && (udata->outlen < sizeof(struct rxe_create_qp_resp) ||
+		      !ib_is_udata_cleared(udata, 0, udata->inlen)))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Make the rings. A send slot holds the WQE and the larger of the gather
+ * list and the inline data; whichever is smaller gets the room the other
+ * needs. @init->cap is updated to what the QP has.
+ */
+static int rmp_qp_init_rings(struct rmp_qp *qp, struct ib_qp_init_attr *init,
+			     struct ib_udata *udata,
+			     struct rxe_create_qp_resp *resp)
+{
+	struct ib_qp_cap *cap = &init->cap;
+	size_t room;
+	u32 num;
+	int err;
+
+	room = max_t(size_t, cap->max_send_sge * sizeof(struct rxe_sge),
+		     cap->max_inline_data);
+	num = max(cap->max_send_wr, 1U);
+	err = rmp_queue_init(&qp->sq.queue, udata, RMP_QUEUE_RMP_CONSUMES,
+			     &num, sizeof(struct rxe_send_wqe) + room,
+			     &resp->sq_mi);
+	if (err)
+		return err;
+	qp->sq.max_wr = num;
+	qp->sq.max_sge = min_t(u32, room / sizeof(struct rxe_sge), RMP_MAX_SGE);
+	qp->sq.max_inline = min_t(u32, room, RMP_MAX_INLINE);
+	cap->max_send_wr = qp->sq.max_wr;
+	cap->max_send_sge = qp->sq.max_sge;
+	cap->max_inline_data = qp->sq.max_inline;
+
+	if (init->srq) {
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+		return 0;
+	}
+	num = max(cap->max_recv_wr, 1U);
+	err = rmp_queue_init(&qp->rq.queue, udata, RMP_QUEUE_RMP_CONSUMES,
+			     &num, sizeof(struct rxe_recv_wqe) +
+			     cap->max_recv_sge * sizeof(struct rxe_sge),
+			     &resp->rq_mi);
+	if (err) {
+		rmp_queue_destroy(&qp->sq.queue);
+		return err;
+	}
+	qp->rq.max_wr = num;
+	qp->rq.max_sge = cap->max_recv_sge;
+	cap->max_recv_wr = num;
+	return 0;
+}
+
+static void rmp_qp_reset_attr(struct rmp_qp *qp)
+{
+	struct ib_qp_cap cap = qp->attr.cap;
+
+	memset(&qp->attr, 0, sizeof(qp->attr));
+	memset(&qp->av, 0, sizeof(qp->av));
+	qp->attr.cap = cap;
+	qp->attr.qp_state = IB_QPS_RESET;
+	qp->attr.path_mtu = IB_MTU_256;
+	qp->attr.path_mig_state = IB_MIG_MIGRATED;
+	qp->attr.port_num = 1;
+}
+
+static int rmp_qp_insert(struct rmp_dev *dev, struct rmp_qp *qp)
+{
+	int err;
+
+	if (qp->ibqp.qp_type == IB_QPT_GSI) {
+		qp->ibqp.qp_num = RMP_GSI_QPN;
+		err = xa_insert(&dev->qps, RMP_GSI_QPN, qp, GFP_KERNEL);
+		return err == -EBUSY ? -EINVAL : err;
+	}
+	err = xa_alloc_cyclic(&dev->qps, &qp->ibqp.qp_num, qp,
+			      XA_LIMIT(RMP_MIN_QPN, RMP_MAX_QPN),
+			      &dev->next_qpn, GFP_KERNEL);
+	if (err == -EBUSY)
+		return -ENOMEM;
+	return err < 0 ? err : 0;
+}
+
+int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata)
+{
+	struct rmp_dev *dev = to_rmp_dev(ibqp->device);
+	struct rmp_qp *qp = to_rmp_qp(ibqp);
+	struct rxe_create_qp_resp resp = {};
+	int err;
+
+	err = rmp_qp_check_init(init, udata);
+	if (err)
+		return err;
+	if (atomic_inc_return(&dev->num_qps) > RMP_MAX_QP) {
+		err = -ENOMEM;
+		goto err_count;
+	}
+
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->released);
+	INIT_WORK(&qp->work, rmp_qp_work);
+	mutex_init(&qp->lock);
+	spin_lock_init(&qp->sq.lock);
+	spin_lock_init(&qp->rq.lock);
+	qp->srq = init->srq ? to_rmp_srq(init->srq) : NULL;
+	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->user = !!udata;
+	err = rmp_qp_init_rings(qp, init, udata, &resp);
+	if (err)
+		goto err_count;
+	qp->attr.cap = init->cap;
+	rmp_qp_reset_attr(qp);
+
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_rings;
+	}
+	/* Last: from here on the receive path can find the QP. */
+	err = rmp_qp_insert(dev, qp);
+	if (err)
+		goto err_rings;
+	return 0;
+
+err_rings:
+	rmp_queue_destroy(&qp->sq.queue);
+	if (!qp->srq)
+		rmp_queue_destroy(&qp->rq.queue);
+err_count:
+	atomic_dec(&dev->num_qps);
+	return err;
+}
+
+static int rmp_qp_check_attr(struct rmp_qp *qp, const struct ib_qp_attr *attr,
+			     int mask, struct rmp_av *av)
+{
+	struct rmp_dev *dev = to_rmp_dev(qp->ibqp.device);
+
+	if (mask & (IB_QP_ALT_PATH | IB_QP_CAP | IB_QP_RATE_LIMIT))
+		return -EINVAL;
+	if (mask & IB_QP_PATH_MIG_STATE &&
+	    attr->path_mig_state != IB_MIG_MIGRATED)
+		return -EINVAL;
+	if (mask & IB_QP_PORT && attr->port_num != 1)
+		return -EINVAL;
+	if (mask & IB_QP_PKEY_INDEX && attr->pkey_index)
+		return -EINVAL;
+	if (mask & IB_QP_PATH_MTU &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if (mask & IB_QP_ACCESS_FLAGS && attr->qp_access_flags & ~RMP_QP_ACCESS)
+		return -EINVAL;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC &&
+	    attr->max_rd_atomic > RMP_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC &&
+	    attr->max_dest_rd_atomic > RMP_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if (mask & IB_QP_RETRY_CNT && attr->retry_cnt > RMP_MAX_RETRY)
+		return -EINVAL;
+	if (mask & IB_QP_RNR_RETRY && attr->rnr_retry > RMP_MAX_RETRY)
+		return -EINVAL;
+	if (mask & IB_QP_TIMEOUT && attr->timeout > RMP_MAX_TIMER_CODE)
+		return -EINVAL;
+	if (mask & IB_QP_MIN_RNR_TIMER &&
+	    attr->min_rnr_timer > RMP_MAX_TIMER_CODE)
+		return -EINVAL;
+	if (mask & IB_QP_SQ_PSN && attr->sq_psn & ~RMP_PSN_MASK)
+		return -EINVAL;
+	if (mask & IB_QP_RQ_PSN && attr->rq_psn & ~RMP_PSN_MASK)
+		return -EINVAL;
+	if (mask & IB_QP_DEST_QPN && attr->dest_qp_num & ~RMP_PSN_MASK)
+		return -EINVAL;
+	if (mask & IB_QP_AV)
+		return rmp_av_from_attr(dev, &attr->ah_attr, av);
+	return 0;
+}
+
+static void rmp_qp_apply_attr(struct rmp_qp *qp, const struct ib_qp_attr *attr,
+			      int mask, const struct rmp_av *av)
+{
+	struct ib_qp_attr *a = &qp->attr;
+
+	if (mask & IB_QP_ACCESS_FLAGS)
+		a->qp_access_flags = attr->qp_access_flags;
+	if (mask & IB_QP_PKEY_INDEX)
+		a->pkey_index = attr->pkey_index;
+	if (mask & IB_QP_PORT)
+		a->port_num = attr->port_num;
+	if (mask & IB_QP_QKEY)
+		a->qkey = attr->qkey;
+	if (mask & IB_QP_AV) {
+		qp->av = *av;
+		a->ah_attr = attr->ah_attr;
+		a->ah_attr.grh.sgid_attr = NULL;
+	}
+	if (mask & IB_QP_PATH_MTU)
+		a->path_mtu = attr->path_mtu;
+	if (mask & IB_QP_TIMEOUT)
+		a->timeout = attr->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		a->retry_cnt = attr->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		a->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_RQ_PSN)
+		a->rq_psn = attr->rq_psn;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		a->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		a->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_SQ_PSN)
+		a->sq_psn = attr->sq_psn;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		a->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_PATH_MIG_STATE)
+		a->path_mig_state = attr->path_mig_state;
+	if (mask & IB_QP_DEST_QPN)
+		a->dest_qp_num = attr->dest_qp_num;
+	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
+		a->en_sqd_async_notify = attr->en_sqd_async_notify;
+}
+
+int rmp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata)
+{
+	struct rmp_qp *qp = to_rmp_qp(ibqp);
+	enum ib_qp_state cur, next;
+	struct rmp_av av;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+	if (udata && !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return -EINVAL;
+
+	mutex_lock(&qp->lock);
+	cur = qp->attr.qp_state;
+	next = mask & IB_QP_STATE ? attr->qp_state : cur;
+	err = -EINVAL;
+	if (mask & IB_QP_CUR_STATE && attr->cur_qp_state != cur)
+		goto out;
+	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
+		goto out;
+	err = rmp_qp_check_attr(qp, attr, mask, &av);
+	if (err)
+		goto out;
+
+	if (next == IB_QPS_RESET)
+		rmp_qp_reset_attr(qp);
+	else
+		rmp_qp_apply_attr(qp, attr, mask, &av);
+	if (mask & IB_QP_STATE) {
+		if (next == IB_QPS_SQD && cur != IB_QPS_SQD) {
+			set_bit(RMP_QP_SQ_DRAINING, &qp->flags);
+			if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY &&
+			    attr->en_sqd_async_notify)
+				set_bit(RMP_QP_SQD_NOTIFY, &qp->flags);
+		}
+		rmp_qp_enter(qp, next);
+	}
+out:
+	mutex_unlock(&qp->lock);
+	if (err || !(mask & IB_QP_STATE))
+		return err;
+	rmp_qp_schedule(qp);
+	/* The rings are empty when a move to RESET returns. */
+	if (next == IB_QPS_RESET)
+		flush_work(&qp->work);
+	return 0;
+}
+
+int rmp_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init)
+{
+	struct rmp_qp *qp = to_rmp_qp(ibqp);
+
+	mutex_lock(&qp->lock);
+	*attr = qp->attr;
+	mutex_unlock(&qp->lock);
+	attr->cur_qp_state = attr->qp_state;
+	attr->sq_draining = test_bit(RMP_QP_SQ_DRAINING, &qp->flags);
+
+	memset(init, 0, sizeof(*init));
+	init->event_handler = ibqp->event_handler;
+	init->qp_context = ibqp->qp_context;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->srq = ibqp->srq;
+	init->cap = attr->cap;
+	init->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	init->qp_type = ibqp->qp_type;
+	init->port_num = attr->port_num;
+	return 0;
+}
+
+int rmp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct rmp_dev *dev = to_rmp_dev(ibqp->device);
+	struct rmp_qp *qp = to_rmp_qp(ibqp);
+
+	xa_erase(&dev->qps, ibqp->qp_num);
+	/* A reader may have found the QP but not yet taken its reference. */
+	synchronize_rcu();
+	rmp_qp_put(qp);
+	wait_for_completion(&qp->released);
+	/* Nobody can schedule the work item any more. */
+	cancel_work_sync(&qp->work);
+
+	rmp_queue_destroy(&qp->sq.queue);
+	if (!qp->srq)
+		rmp_queue_destroy(&qp->rq.queue);
+	mutex_destroy(&qp->lock);
+	atomic_dec(&dev->num_qps);
+	return 0;
+}

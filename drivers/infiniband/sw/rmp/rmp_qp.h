@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rmp queue pairs.
+ */
+#ifndef RMP_QP_H
+#define RMP_QP_H
+
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+
+#include "rmp_ah.h"
+#include "rmp_queue.h"
+
+struct rmp_dev;
+struct rmp_srq;
+
+/**
+ * struct rmp_wq - a QP's send or receive queue
+ * @queue: the ring
+ * @lock: serialises a kernel poster (the producer side of a kernel ring)
+ * @max_wr: entries the ring holds
+ * @max_sge: scatter/gather entries a WQE may have
+ * @max_inline: inline bytes a send WQE may carry (0 for a receive queue)
+ * @next: send queue only: the next slot to take. Slots from the consumer
+ *	index up to @next are taken (the transport holds private copies of
+ *	them) but not yet retired; the ring stays full until they are.
+ */
+struct rmp_wq {
+	struct rmp_queue queue;
+	spinlock_t lock; /* kernel poster */
+	u32 max_wr;
+	u32 max_sge;
+	u32 max_inline;
+	u32 next;
+};
+
+/**
+ * enum rmp_qp_flag - events a QP's work item owes
+ * @RMP_QP_SQ_DRAINING: in SQD, the send queue is not drained yet
+ * @RMP_QP_SQD_NOTIFY: raise IB_EVENT_SQ_DRAINED once it is
+ * @RMP_QP_LAST_WQE: raise IB_EVENT_QP_LAST_WQE_REACHED (a QP with an SRQ
+ *	went to the error state)
+ */
+enum rmp_qp_flag {
+	RMP_QP_SQ_DRAINING,
+	RMP_QP_SQD_NOTIFY,
+	RMP_QP_LAST_WQE,
+};
+
+/**
+ * struct rmp_qp - queue pair
+ * @ibqp: ib_core object (first, as ib_core allocates it)
+ * @ref: references: one for the QP table, one per rmp_qp_get()
+ * @released: completed when @ref drops to zero
+ * @work: the QP's work item on rmp_wq; see "Concurrency" in
+ *	Documentation/rmp/design.rst
+ * @lock: serialises modify_qp and query_qp, and guards @attr and @av
+ * @attr: the attributes last set, as query_qp reports them; @attr.qp_state
+ *	is also read without @lock (READ_ONCE) by the posting verbs and the
+ *	work item
+ * @av: the primary path of an RC QP
+ * @sq: send queue
+ * @rq: receive queue, unused (no ring) when @srq is set
+ * @srq: the SRQ the QP receives from, or NULL
+ * @sig_all: every send WR completes (IB_SIGNAL_ALL_WR)
+ * @user: the rings are mapped by a process
+ * @flags: &enum rmp_qp_flag bits, set by the verbs and cleared by the work
+ *	item
+ */
+struct rmp_qp {
+	struct ib_qp ibqp;
+	refcount_t ref;
+	struct completion released;
+	struct work_struct work;
+	struct mutex lock; /* modify, query, @attr, @av */
+	struct ib_qp_attr attr;
+	struct rmp_av av;
+	struct rmp_wq sq;
+	struct rmp_wq rq;
+	struct rmp_srq *srq;
+	bool sig_all;
+	bool user;
+	unsigned long flags;
+};
+
+static inline struct rmp_qp *to_rmp_qp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct rmp_qp, ibqp);
+}
+
+/* The QP state, readable from any context. */
+static inline enum ib_qp_state rmp_qp_state(const struct rmp_qp *qp)
+{
+	return READ_ONCE(qp->attr.qp_state);
+}
+
+struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn);
+void rmp_qp_put(struct rmp_qp *qp);
+void rmp_qp_schedule(struct rmp_qp *qp);
+void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type);
+void rmp_qp_set_error(struct rmp_qp *qp);
+
+int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata);
+int rmp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata);
+int rmp_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init);
+int rmp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+
+#endif /* RMP_QP_H */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rmp work queue entries: posting by kernel consumers, taking by the
+ * transport, flushing.
+ */
+#ifndef RMP_WQE_H
+#define RMP_WQE_H
+
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_user_rxe.h>
+
+#include "rmp_ah.h"
+#include "rmp_verbs.h"
+
+struct rmp_qp;
+struct rmp_queue;
+
+/**
+ * struct rmp_send_wqe - a send WQE taken from a send queue
+ * @wr: the work request; @wr.opcode is valid for the QP type and
+ *	@wr.send_flags has %IB_SEND_SIGNALED set when the WQE is to complete
+ *	(always on a QP created with IB_SIGNAL_ALL_WR)
+ * @iova: remote address of an RDMA or atomic operation
+ * @length: message length: the sum of @sge lengths, or the inline bytes
+ * @num_sge: entries in @sge; 0 for inline data
+ * @av: UD and GSI QPs: the address vector of @wr.wr.ud.ah_num
+ * @sge: gather list, at most the QP's max_send_sge entries
+ * @inline_data: with %IB_SEND_INLINE: @length bytes of data
+ *
+ * Kernel-private: once taken, nothing in it depends on memory a process can
+ * write to.
+ */
+struct rmp_send_wqe {
+	struct rxe_send_wr wr;
+	u64 iova;
+	u32 length;
+	u32 num_sge;
+	struct rmp_av av;
+	union {
+		struct rxe_sge sge[RMP_MAX_SGE];
+		u8 inline_data[RMP_MAX_INLINE];
+	};
+};
+
+/**
+ * struct rmp_recv_wqe - a receive WQE taken from a receive queue or SRQ
+ * @wr_id: the consumer's identifier
+ * @length: the sum of @sge lengths
+ * @num_sge: entries in @sge
+ * @sge: scatter list
+ */
+struct rmp_recv_wqe {
+	u64 wr_id;
+	u32 length;
+	u32 num_sge;
+	struct rxe_sge sge[RMP_MAX_SGE];
+};
+
+int rmp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr);
+int rmp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr);
+int rmp_wqe_put_recv(struct rmp_queue *q, u32 max_sge,
+		     const struct ib_recv_wr *wr);
+
+int rmp_wqe_take_send(struct rmp_qp *qp, struct rmp_send_wqe *wqe);
+void rmp_wqe_retire_send(struct rmp_qp *qp);
+int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe);
+enum ib_wc_opcode rmp_wqe_wc_opcode(u32 opcode);
+
+bool rmp_wqe_flush_send(struct rmp_qp *qp);
+bool rmp_wqe_flush_recv(struct rmp_qp *qp);
+void rmp_wqe_discard(struct rmp_qp *qp);
+
+#endif /* RMP_WQE_H */
