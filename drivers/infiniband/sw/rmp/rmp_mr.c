@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: memory keys and object lifetime
  *
  * Memory regions and memory windows share one key space per device,

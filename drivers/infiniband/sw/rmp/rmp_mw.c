@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
+/**
  * DOC: memory windows
  *
  * A window is allocated unbound, with its own index in the key space that
