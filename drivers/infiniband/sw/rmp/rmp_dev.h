@@ -24,6 +24,8 @@
  * @num_pds: protection domains allocated, at most %RMP_MAX_PD
  * @num_cqs: completion queues allocated, at most %RMP_MAX_CQ
  * @num_qps: queue pairs allocated, at most %RMP_MAX_QP
+ * @num_mrs: memory regions allocated, at most %RMP_MAX_MR
+ * @num_mws: memory windows allocated, at most %RMP_MAX_MW
  * @qps: QPN to &struct rmp_qp; lookups take a reference under RCU
  * @next_qpn: cursor of the cyclic QPN allocator in @qps
  * @keys: key index (lkey/rkey >> 8) to &struct rmp_mr or &struct rmp_mw
@@ -46,6 +48,8 @@ struct rmp_dev {
 	atomic_t num_pds;
 	atomic_t num_cqs;
 	atomic_t num_qps;
+	atomic_t num_mrs;
+	atomic_t num_mws;
 	struct xarray qps;
 	u32 next_qpn;
 	struct xarray keys;

@@ -16,6 +16,8 @@
 #include "rmp_ah.h"
 #include "rmp_cq.h"
 #include "rmp_dev.h"
+#include "rmp_mr.h"
+#include "rmp_mw.h"
 #include "rmp_qp.h"
 #include "rmp_queue.h"
 #include "rmp_srq.h"
@@ -59,6 +61,9 @@ static int rmp_query_device(struct ib_device *ibdev,
 	attr->max_res_rd_atom = RMP_MAX_RD_ATOMIC * RMP_MAX_QP;
 	attr->max_fast_reg_page_list_len = RMP_MAX_FAST_REG_PAGES;
 	attr->max_pkeys = 1;
+	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;
 }
@@ -175,6 +180,8 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.uverbs_abi_ver = RMP_UVERBS_ABI_VERSION,
 
 	.alloc_hw_port_stats = rmp_stats_alloc_port,
+	.alloc_mr = rmp_alloc_mr,
+	.alloc_mw = rmp_alloc_mw,
 	.alloc_pd = rmp_alloc_pd,
 	.alloc_ucontext = rmp_alloc_ucontext,
 	.create_ah = rmp_create_ah,
@@ -183,17 +190,21 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.create_srq = rmp_create_srq,
 	.create_user_ah = rmp_create_ah,
 	.dealloc_driver = rmp_dev_dealloc,
+	.dealloc_mw = rmp_dealloc_mw,
 	.dealloc_pd = rmp_dealloc_pd,
 	.dealloc_ucontext = rmp_dealloc_ucontext,
+	.dereg_mr = rmp_dereg_mr,
 	.destroy_ah = rmp_destroy_ah,
 	.destroy_cq = rmp_destroy_cq,
 	.destroy_qp = rmp_destroy_qp,
 	.destroy_srq = rmp_destroy_srq,
 	.device_group = &rmp_sysfs_group,
+	.get_dma_mr = rmp_get_dma_mr,
 	.get_hw_stats = rmp_stats_get,
 	.get_link_layer = rmp_get_link_layer,
 	.get_netdev = rmp_get_netdev,
 	.get_port_immutable = rmp_port_immutable,
+	.map_mr_sg = rmp_map_mr_sg,
 	.mmap = rmp_queue_mmap,
 	.mmap_free = rmp_queue_mmap_free,
 	.modify_device = rmp_modify_device,
@@ -209,11 +220,13 @@ static const struct ib_device_ops rmp_dev_ops = {
 	.query_port = rmp_query_port,
 	.query_qp = rmp_query_qp,
 	.query_srq = rmp_query_srq,
+	.reg_user_mr = rmp_reg_user_mr,
 	.req_notify_cq = rmp_req_notify_cq,
 	.resize_cq = rmp_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, rmp_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rmp_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, rmp_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rmp_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, rmp_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, rmp_srq, ibsrq),
