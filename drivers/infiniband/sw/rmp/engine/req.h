@@ -10,11 +10,35 @@
 #include "psn.h"
 #include "hdr.h"
 
+/**
+ * DOC: requester calling protocol
+ *
+ * The kernel keeps the send WQEs and calls the engine from the QP's send
+ * work item, one call at a time per QP:
+ *
+ * - post_send: rmp_req_post() for each WR, in send queue order; the slot it
+ *   returns is the WR's send queue slot.
+ * - transmit: while rmp_req_next() returns 0, build and send the packet it
+ *   describes (or execute the LOCAL WQE, reporting a failure with
+ *   rmp_req_fail()); then drain rmp_req_complete().
+ * - response received (RC): rmp_req_ack(); place the payload or atomic
+ *   result as its &struct rmp_req_rsp says; then drain rmp_req_complete()
+ *   and transmit again.
+ * - timer: keep one timer at rmp_req_deadline() (0: none), re-read after
+ *   every call; when it fires, rmp_req_timer(), then transmit and drain.
+ * - %RMP_REQ_EV_ERROR, or a verbs move to the error state: the QP goes to
+ *   IB_QPS_ERR, rmp_req_flush(), drain rmp_req_complete().
+ *
+ * rmp_req_complete() hands WQEs back strictly in order with their status;
+ * whether a CQE is written (unsignalled WRs) is the kernel's business. Each
+ * call costs O(1) plus the WQEs or packets it acts on.
+ */
+
 /* The IBTA limit on PSNs outstanding at a requester. */
-#define RMP_REQ_INFLIGHT_MAX		(1U << 23)
+#define RMP_REQ_INFLIGHT_MAX		BIT(23)
 #define RMP_REQ_INFLIGHT_DEFAULT	1024U
 #define RMP_REQ_ACK_EVERY_DEFAULT	64U
-#define RMP_REQ_RING_MAX		(1U << 15)
+#define RMP_REQ_RING_MAX		BIT(15)
 /* rnr_retry value meaning "retry for ever". */
 #define RMP_REQ_RNR_INFINITE		7
 

@@ -73,28 +73,26 @@ struct step {
 				  .len = (l), .flags = (f) }
 #define TXL(s)			{ .op = S_TXL, .slot = (s) }
 #define NOTX(e)			{ .op = S_NOTX, .ret = -(e) }
+/* @a is pasted at once: READ and WRITE are macros in the kernel. */
 #define RSP(opc, sy, p, l, ev, a, s, o)					\
 	{ .op = S_RSP, .opcode = (opc), .syn = (sy), .psn = (p),	\
-	  .len = (l), .ret = (ev), .act = RMP_REQ_RSP_##a, .slot = (s),	\
-	  .off = (o) }
-#define ACK(p, ev)		RSP(RMP_OP_RC_ACKNOWLEDGE,		\
-				    SYN_ACK, p, 0, ev,	\
-				    ACK, 0, 0)
-#define DUPACK(p)		RSP(RMP_OP_RC_ACKNOWLEDGE,		\
-				    SYN_ACK, p, 0, 0,	\
-				    DROP, 0, 0)
-#define NAK(c, p, ev)		RSP(RMP_OP_RC_ACKNOWLEDGE,		\
-				    SYN_NAK(RMP_NAK_##c), p, 0,	\
-				    ev, ACK, 0, 0)
-#define RNR(c, p, ev)		RSP(RMP_OP_RC_ACKNOWLEDGE,		\
-				    SYN_RNR(c), p, 0, ev, ACK,	\
+	  .len = (l), .ret = (ev), .act = (a), .slot = (s), .off = (o) }
+#define RSPX(opc, sy, p, ev)	RSP(opc, sy, p, 0, ev, RMP_REQ_RSP_DROP, \
 				    0, 0)
+#define ACK(p, ev)		RSP(RMP_OP_RC_ACKNOWLEDGE, SYN_ACK, p, 0, \
+				    ev, RMP_REQ_RSP_ACK, 0, 0)
+#define DUPACK(p)		RSP(RMP_OP_RC_ACKNOWLEDGE, SYN_ACK, p, 0, \
+				    0, RMP_REQ_RSP_DROP, 0, 0)
+#define NAK(c, p, ev)		RSP(RMP_OP_RC_ACKNOWLEDGE,		\
+				    SYN_NAK(RMP_NAK_##c), p, 0, ev,	\
+				    RMP_REQ_RSP_ACK, 0, 0)
+#define RNR(c, p, ev)		RSP(RMP_OP_RC_ACKNOWLEDGE, SYN_RNR(c),	\
+				    p, 0, ev, RMP_REQ_RSP_ACK, 0, 0)
 #define RD(pos, p, l, ev, a, s, o)					\
-	RSP(RMP_OP_RC_READ_RESPONSE_##pos, SYN_ACK, p,	\
-	    l, ev, a, s, o)
-#define ATK(p, ev, a, s)	RSP(RMP_OP_RC_ATOMIC_ACKNOWLEDGE,	\
-				    SYN_ACK, p, 0, ev, a,	\
-				    s, 0)
+	RSP(RMP_OP_RC_READ_RESPONSE_##pos, SYN_ACK, p, l, ev,		\
+	    RMP_REQ_RSP_##a, s, o)
+#define ATK(p, ev, a, s)	RSP(RMP_OP_RC_ATOMIC_ACKNOWLEDGE, SYN_ACK, \
+				    p, 0, ev, RMP_REQ_RSP_##a, s, 0)
 #define WAIT(ns)		{ .op = S_WAIT, .val = (ns) }
 #define TIMER(ev)		{ .op = S_TIMER, .ret = (ev) }
 #define DONE(s, st)		{ .op = S_DONE, .slot = (s),		\
@@ -681,8 +679,7 @@ static const struct step ghost_dup[] = {
 	TX(1, 1, ONLY, 0, 10, A),
 	DUPACK(2),
 	DUPACK(0x1000),
-	RSP(RMP_OP_RC_ACKNOWLEDGE, SYN_NAK(RMP_NAK_PSN_SEQ), 2, 0,
-	    0, DROP, 0, 0),
+	RSPX(RMP_OP_RC_ACKNOWLEDGE, SYN_NAK(RMP_NAK_PSN_SEQ), 2, 0),
 	RD(ONLY, 2, 10, 0, DROP, 0, 0),
 	STAT(ghost_rsps, 4),
 	DUPACK(-1),
@@ -707,11 +704,11 @@ static const struct step malformed[] = {
 	RD(FIRST, 0, 1000, 0, DROP, 0, 0),
 	RD(LAST, 0, 1024, 0, DROP, 0, 0),
 	RSP(RMP_OP_RC_READ_RESPONSE_FIRST, SYN_RNR(1), 0, 1024, 0,
-	    DROP, 0, 0),
+	    RMP_REQ_RSP_DROP, 0, 0),
 	/* Not a response at all. */
-	RSP(RMP_OP_RC_SEND_ONLY, 0, 0, 0, 0, DROP, 0, 0),
-	RSP(RMP_OP_UD_SEND_ONLY, 0, 0, 0, 0, DROP, 0, 0),
-	RSP(0xff, 0, 0, 0, 0, DROP, 0, 0),
+	RSPX(RMP_OP_RC_SEND_ONLY, 0, 0, 0),
+	RSPX(RMP_OP_UD_SEND_ONLY, 0, 0, 0),
+	RSPX(0xff, 0, 0, 0),
 	STAT(bad_rsps, 6),
 	RD(FIRST, 0, 1024, ES, READ, 0, 0),
 	RD(LAST, 1, 976, ES | ED, READ, 0, 1024),
