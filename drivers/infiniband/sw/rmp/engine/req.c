@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Requester transport state machine (IBTA vol. 1 ch. 9.7): the decisions of
+ * a requester and its completer, without the data.
+ *
+ * DESIGN NOTES
+ *
+ * The kernel keeps the WQEs; the engine keeps 20 bytes of metadata per WQE
+ * in a ring of the same size and order, plus four ring indices that only
+ * count up:
+ *
+ *   tail <= comp <= cur <= head
+ *   tail: oldest WQE not yet handed back by rmp_req_complete()
+ *   comp: oldest WQE not acknowledged (it holds PSN una)
+ *   cur:  the send cursor, with cur_pkt the packet within it
+ *   head: next WQE to post
+ *
+ * PSNs are given out at post time (a WQE's range never changes, so a PSN
+ * names a WQE and a packet in it for ever) and the PSN line mirrors the
+ * indices: una <= next_psn <= sent_psn.  Every call walks only the WQEs it
+ * acts on.
+ *
+ * Responses from a standard responder arrive in PSN order, so every valid
+ * response acknowledges everything before its PSN (rmp_req_ack_upto()).  A
+ * SEND or WRITE is finished by any response at or after its last PSN; a
+ * READ or atomic only by its own response, so a response beyond a READ or
+ * atomic whose response is missing means that response was lost (an
+ * "implicit NAK").
+ *
+ * Loss is repaired by rmp_req_go_back() and only there: the cursor returns
+ * to una (a READ is re-issued for its missing bytes only, because the
+ * received part is acknowledged packet by packet), and the transport retry
+ * counter pays for it.  Any progress refills both retry counters.  After a
+ * go-back, signs of the same loss (a repeated NAK, responses that overtook
+ * the loss) are ignored until progress, as a standard responder sends one
+ * sequence NAK per loss; the ACK timer still covers a lost retransmission.
+ *
+ * EXTENSION POINTS for multipath.  Per-packet state is two counters per
+ * WQE; a SACK-driven repair plugs in at rmp_req_go_back(), which becomes
+ * "choose the PSNs to resend" (rmp_sack_for_each_hole() over the decoded
+ * SACK, each hole older than the reordering tolerance of its path) and
+ * feeds them to rmp_req_next() ahead of the cursor; the implicit-NAK and
+ * READ-gap rules in rmp_req_ack() assume in-order responses and move there
+ * too when responses are sprayed.  The UDP source port is chosen per packet
+ * in rmp_req_next(), the place where spraying picks a path's entropy.
+ */
+#include "req.h"
+
+/* IBTA RNR NAK timer field (table 45), in units of 10 us. */
+static const u16 rmp_rnr_10us[32] = {
+	[0] = 65535, /* 655.36 ms, fixed up in rmp_req_rnr_ns() */
+	[1] = 1, [2] = 2, [3] = 3, [4] = 4, [5] = 6, [6] = 8, [7] = 12,
+	[8] = 16, [9] = 24, [10] = 32, [11] = 48, [12] = 64, [13] = 96,
+	[14] = 128, [15] = 192, [16] = 256, [17] = 384, [18] = 512,
+	[19] = 768, [20] = 1024, [21] = 1536, [22] = 2048, [23] = 3072,
+	[24] = 4096, [25] = 6144, [26] = 8192, [27] = 12288, [28] = 16384,
+	[29] = 24576, [30] = 32768, [31] = 49152,
+};
+
+static struct rmp_req_wqe *rmp_req_at(const struct rmp_req *r, u32 idx)
+{
+	return &r->ring[idx & r->mask];
+}
+
+/* Whether ring index @a comes before @b; both in [tail, head]. */
+static bool rmp_req_idx_before(const struct rmp_req *r, u32 a, u32 b)
+{
+	return a - r->tail < b - r->tail;
+}
+
+static bool rmp_req_is_rd_atomic(const struct rmp_req_wqe *w)
+{
+	return w->kind == RMP_REQ_READ || w->kind == RMP_REQ_ATOMIC;
+}
+
+/* PSN distance from una, for PSNs not before it. */
+static u32 rmp_req_off(const struct rmp_req *r, u32 psn)
+{
+	return rmp_psn_sub(psn, r->una);
+}
+
+/**
+ * rmp_req_udp_sport() - UDP source port of a RoCEv2 flow
+ * @flow_label: GRH flow label (20 bits), 0 if none was given
+ * @lqpn: local QPN
+ * @rqpn: remote QPN
+ *
+ * The convention every RoCEv2 device follows: without a flow label, one is
+ * derived symmetrically from the two QPNs (their product folded to 20
+ * bits); the flow label is then folded to 14 bits above 0xc000.
+ *
+ * Return: the source port, in [0xc000, 0xffff].
+ */
+u16 rmp_req_udp_sport(u32 flow_label, u32 lqpn, u32 rqpn)
+{
+	u32 lo, hi;
+
+	if (!flow_label) {
+		u64 v = (u64)lqpn * rqpn;
+
+		v ^= v >> 20;
+		v ^= v >> 40;
+		flow_label = (u32)v & 0xfffff;
+	}
+	lo = flow_label & 0x3fff;
+	hi = flow_label & 0xfc000;
+	lo ^= hi >> 14;
+	return (u16)(0xc000 | lo);
+}
+
+/**
+ * rmp_req_timeout_ns() - local ACK timeout of an IB timeout code
+ * @code: 5-bit code
+ *
+ * Return: 4.096 us * 2^@code in ns, or 0 (never) for code 0.
+ */
+u64 rmp_req_timeout_ns(u8 code)
+{
+	code &= 0x1f;
+	return code ? 4096ULL << code : 0;
+}
+
+/**
+ * rmp_req_rnr_ns() - RNR wait of an AETH RNR timer code
+ * @code: 5-bit code from the RNR NAK syndrome
+ *
+ * Return: the minimum RNR NAK timer field value in ns (code 0 is
+ * 655.36 ms, code 1 is 10 us, code 31 is 491.52 ms).
+ */
+u64 rmp_req_rnr_ns(u8 code)
+{
+	code &= 0x1f;
+	if (!code)
+		return 655360000ULL;
+	return rmp_rnr_10us[code] * 10000ULL;
+}
+
+/**
+ * rmp_req_init() - set up a requester with an empty ring
+ * @r: requester
+ * @ring: metadata ring, @nslots entries, owned by the caller
+ * @nslots: ring size, a power of two up to %RMP_REQ_RING_MAX, the same as
+ *	the send queue's
+ * @cfg: parameters
+ * @sq_psn: first PSN to send (the QP's sq_psn attribute)
+ *
+ * Return: 0, or -EINVAL if an argument is out of range; @r and @ring are
+ * then untouched.
+ */
+int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
+		 const struct rmp_req_cfg *cfg, u32 sq_psn)
+{
+	if (!ring || !nslots || nslots > RMP_REQ_RING_MAX ||
+	    (nslots & (nslots - 1)))
+		return -EINVAL;
+	if (cfg->qpt != RMP_QPT_RC && cfg->qpt != RMP_QPT_UC &&
+	    cfg->qpt != RMP_QPT_UD)
+		return -EINVAL;
+	if (cfg->mtu < 256 || cfg->mtu > 4096 || (cfg->mtu & (cfg->mtu - 1)))
+		return -EINVAL;
+	if (cfg->retry_cnt > 7 || cfg->rnr_retry > 7 || cfg->timeout > 31)
+		return -EINVAL;
+	if (cfg->max_inflight > RMP_REQ_INFLIGHT_MAX)
+		return -EINVAL;
+
+	memset(r, 0, sizeof(*r));
+	memset(ring, 0, nslots * sizeof(*ring));
+	r->ring = ring;
+	r->mask = nslots - 1;
+	r->qpt = cfg->qpt;
+	r->retry_cnt = cfg->retry_cnt;
+	r->rnr_retry = cfg->rnr_retry;
+	r->mtu = cfg->mtu;
+	r->max_rd_atomic = cfg->max_rd_atomic;
+	r->max_inflight = cfg->max_inflight ?: RMP_REQ_INFLIGHT_DEFAULT;
+	r->ack_every = cfg->ack_every ?: RMP_REQ_ACK_EVERY_DEFAULT;
+	r->timeout_ns = rmp_req_timeout_ns(cfg->timeout);
+	r->sport = rmp_req_udp_sport(cfg->flow_label, cfg->lqpn, cfg->rqpn);
+
+	sq_psn = rmp_psn_mask(sq_psn);
+	r->post_psn = sq_psn;
+	r->next_psn = sq_psn;
+	r->una = sq_psn;
+	r->sent_psn = sq_psn;
+	r->state = RMP_REQ_RUN;
+	r->retries_left = cfg->retry_cnt;
+	r->rnr_left = cfg->rnr_retry;
+	return 0;
+}
+
+static int rmp_req_check_kind(const struct rmp_req *r, enum rmp_req_kind kind,
+			      u32 length)
+{
+	switch (kind) {
+	case RMP_REQ_LOCAL:
+		return 0;
+	case RMP_REQ_SEND:
+		if (r->qpt == RMP_QPT_UD && length > r->mtu)
+			return -EINVAL;
+		return 0;
+	case RMP_REQ_WRITE:
+		return r->qpt == RMP_QPT_UD ? -EINVAL : 0;
+	case RMP_REQ_READ:
+	case RMP_REQ_ATOMIC:
+		return r->qpt == RMP_QPT_RC && r->max_rd_atomic ? 0 : -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+/**
+ * rmp_req_post() - append a WQE
+ * @r: requester
+ * @kind: &enum rmp_req_kind
+ * @length: message length in bytes, at most 2^31 (8 for an atomic)
+ * @flags: RMP_REQ_F_* bits
+ *
+ * The WQE gets the next slot and the next PSNs.  In the flushed state it
+ * finishes at once with %RMP_REQ_ERR_FLUSH.
+ *
+ * Return: the ring slot, which is also the send queue slot; -ENOSPC if the
+ * ring is full; -EINVAL if @kind, @length or @flags is not allowed on this
+ * QP (UD sends only single-packet SENDs; only RC, with max_rd_atomic set,
+ * sends READs and atomics).
+ */
+int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
+		 u32 flags)
+{
+	struct rmp_req_wqe *w;
+	u32 npsn;
+
+	if (flags & ~RMP_REQ_F_MASK || length > BIT(31) ||
+	    rmp_req_check_kind(r, kind, length))
+		return -EINVAL;
+	if (r->head - r->tail > r->mask)
+		return -ENOSPC;
+
+	if (kind == RMP_REQ_LOCAL)
+		npsn = 0;
+	else if (kind == RMP_REQ_ATOMIC)
+		npsn = 1;
+	else
+		npsn = length / r->mtu + (length % r->mtu || !length);
+
+	w = rmp_req_at(r, r->head);
+	w->length = length;
+	w->first_psn = r->post_psn;
+	w->npsn = npsn;
+	w->acked = 0;
+	w->kind = kind;
+	w->flags = flags;
+	w->done = 0;
+	w->status = RMP_REQ_OK;
+	if (r->state == RMP_REQ_FLUSHED) {
+		w->done = 1;
+		w->status = RMP_REQ_ERR_FLUSH;
+	}
+	r->post_psn = rmp_psn_add(r->post_psn, npsn);
+	return (int)(r->head++ & r->mask);
+}
+
+/* Move comp over WQEs finished out of order (executed LOCAL WQEs). */
+static void rmp_req_settle(struct rmp_req *r)
+{
+	while (r->comp != r->cur && rmp_req_at(r, r->comp)->done)
+		r->comp++;
+}
+
+static unsigned int rmp_req_finish(struct rmp_req *r, u32 idx,
+				   enum rmp_req_status status)
+{
+	struct rmp_req_wqe *w = rmp_req_at(r, idx);
+
+	w->done = 1;
+	w->status = status;
+	if (rmp_req_is_rd_atomic(w) && rmp_req_idx_before(r, idx, r->cur))
+		r->rd_atomic--;
+	return RMP_REQ_EV_DONE;
+}
+
+static unsigned int rmp_req_error(struct rmp_req *r, u32 idx,
+				  enum rmp_req_status status)
+{
+	rmp_req_finish(r, idx, status);
+	r->state = RMP_REQ_ERROR;
+	r->deadline = 0;
+	return RMP_REQ_EV_DONE | RMP_REQ_EV_ERROR;
+}
+
+/*
+ * Loss repair: everything from una is transmitted again, starting with the
+ * WQE that holds it.  This function is the one place that decides what is
+ * resent; a selective repair replaces it (see DESIGN NOTES).
+ */
+static unsigned int rmp_req_go_back(struct rmp_req *r)
+{
+	r->cur = r->comp;
+	r->cur_pkt = r->comp != r->head ? rmp_req_at(r, r->comp)->acked : 0;
+	r->next_psn = r->una;
+	r->rd_atomic = 0;
+	r->since_ackreq = 0;
+	r->recovering = true;
+	r->deadline = 0;
+	return RMP_REQ_EV_SEND;
+}
+
+/* A transport retry: go back, or fail the oldest WQE once out of retries. */
+static unsigned int rmp_req_retry(struct rmp_req *r)
+{
+	if (!r->retries_left)
+		return rmp_req_error(r, r->comp, RMP_REQ_ERR_RETRY_EXC);
+	r->retries_left--;
+	return rmp_req_go_back(r);
+}
+
+/*
+ * Acknowledge every PSN before @limit, which lies in (una, sent_psn].
+ * Returns true if a READ or atomic before @limit has no response: una then
+ * stops at its first missing PSN.
+ */
+static bool rmp_req_ack_upto(struct rmp_req *r, u32 limit, unsigned int *ev)
+{
+	u32 todo = rmp_req_off(r, limit);
+
+	while (todo && r->comp != r->head) {
+		struct rmp_req_wqe *w = rmp_req_at(r, r->comp);
+		u32 step;
+
+		if (w->done) {
+			r->comp++;
+			continue;
+		}
+		/* A LOCAL WQE not yet executed is after every PSN sent. */
+		if (w->kind == RMP_REQ_LOCAL)
+			break;
+		if (rmp_req_is_rd_atomic(w))
+			return true;
+
+		step = w->npsn - w->acked;
+		if (step > todo)
+			step = todo;
+		w->acked += step;
+		r->una = rmp_psn_add(r->una, step);
+		todo -= step;
+		if (w->acked == w->npsn) {
+			*ev |= rmp_req_finish(r, r->comp, RMP_REQ_OK);
+			r->comp++;
+		}
+	}
+	return false;
+}
+
+/* After una moved: cursor, counters and the ACK timer follow. */
+static unsigned int rmp_req_progress(struct rmp_req *r, u64 now)
+{
+	/* A late acknowledgment overtook a go-back: skip what it covers. */
+	if (rmp_req_idx_before(r, r->cur, r->comp) ||
+	    (r->cur == r->comp && rmp_psn_before(r->next_psn, r->una))) {
+		r->cur = r->comp;
+		r->cur_pkt = r->comp != r->head ?
+			     rmp_req_at(r, r->comp)->acked : 0;
+		r->next_psn = r->una;
+		r->rd_atomic = 0;
+	}
+	rmp_req_settle(r);
+
+	r->retries_left = r->retry_cnt;
+	r->rnr_left = r->rnr_retry;
+	r->recovering = false;
+	/* The responder took what it refused: the RNR wait is moot. */
+	r->state = RMP_REQ_RUN;
+	r->deadline = r->una != r->next_psn && r->timeout_ns ?
+		      now + r->timeout_ns : 0;
+	return RMP_REQ_EV_SEND;
+}
+
+/* A READ or atomic response is missing: some later response overtook it. */
+static unsigned int rmp_req_implicit_nak(struct rmp_req *r)
+{
+	if (r->recovering) {
+		r->stats.dup_rsps++;
+		return 0;
+	}
+	r->stats.implicit_naks++;
+	return rmp_req_retry(r);
+}
+
+static unsigned int rmp_req_on_nak(struct rmp_req *r, u64 now, u8 syndrome)
+{
+	static const u8 status[RMP_NAK_MAX] = {
+		[RMP_NAK_INV_REQ] = RMP_REQ_ERR_REM_INV_REQ,
+		[RMP_NAK_REM_ACCESS] = RMP_REQ_ERR_REM_ACCESS,
+		[RMP_NAK_REM_OP] = RMP_REQ_ERR_REM_OP,
+		[RMP_NAK_INV_RD_REQ] = RMP_REQ_ERR_REM_INV_RD_REQ,
+	};
+	u8 value = rmp_aeth_syn_value(syndrome);
+
+	if (rmp_aeth_syn_type(syndrome) == RMP_AETH_RNR_NAK) {
+		if (r->state == RMP_REQ_RNR_WAIT) {
+			r->stats.dup_rsps++;
+			return 0;
+		}
+		r->stats.rnr_naks++;
+		if (!r->rnr_left)
+			return rmp_req_error(r, r->comp,
+					     RMP_REQ_ERR_RNR_RETRY_EXC);
+		if (r->rnr_retry != RMP_REQ_RNR_INFINITE)
+			r->rnr_left--;
+		rmp_req_go_back(r);
+		r->state = RMP_REQ_RNR_WAIT;
+		r->rnr_until = now + rmp_req_rnr_ns(value);
+		r->deadline = r->rnr_until;
+		return 0;
+	}
+
+	if (value == RMP_NAK_PSN_SEQ) {
+		if (r->recovering) {
+			r->stats.dup_rsps++;
+			return 0;
+		}
+		r->stats.seq_naks++;
+		return rmp_req_retry(r);
+	}
+	if (value < RMP_NAK_MAX)
+		return rmp_req_error(r, r->comp, status[value]);
+	return rmp_req_error(r, r->comp, RMP_REQ_ERR_BAD_RESP);
+}
+
+/* READ response or atomic ACK for the WQE at comp, whose next PSN is una. */
+static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
+				    const struct rmp_hdr_fields *f, u32 opf,
+				    struct rmp_req_rsp *out)
+{
+	struct rmp_req_wqe *w = rmp_req_at(r, r->comp);
+	u32 idx = r->comp;
+	bool last;
+	u32 len;
+
+	if (r->comp == r->head || r->una != psn)
+		return 0;
+	if (opf & RMP_OPF_ATOMIC) {
+		if (w->kind != RMP_REQ_ATOMIC)
+			return rmp_req_error(r, idx, RMP_REQ_ERR_BAD_RESP);
+		out->action = RMP_REQ_RSP_ATOMIC;
+		out->slot = idx & r->mask;
+		len = 0;
+		last = true;
+	} else {
+		if (w->kind != RMP_REQ_READ)
+			return rmp_req_error(r, idx, RMP_REQ_ERR_BAD_RESP);
+		last = w->acked == w->npsn - 1;
+		len = last ? w->length - w->acked * r->mtu : r->mtu;
+		if (last != !!(opf & RMP_OPF_LAST) || f->payload_len != len) {
+			r->stats.bad_rsps++;
+			return 0;
+		}
+		out->action = RMP_REQ_RSP_READ;
+		out->slot = idx & r->mask;
+		out->offset = w->acked * r->mtu;
+		out->len = len;
+	}
+
+	w->acked++;
+	r->una = rmp_psn_add(r->una, 1);
+	if (last) {
+		r->comp++;
+		return rmp_req_finish(r, idx, RMP_REQ_OK);
+	}
+	return 0;
+}
+
+/**
+ * rmp_req_ack() - act on a response packet
+ * @r: requester
+ * @now: current time, ns
+ * @f: the packet's parsed headers (rmp_hdr_parse(), with the payload
+ *	length known)
+ * @out: set to what the kernel does with the packet
+ *
+ * Handles ACKs (coalesced: one acknowledges every WQE up to its PSN),
+ * sequence error NAKs (go back N), RNR NAKs (wait, then go back N), error
+ * NAKs (the WQE at the NAK's PSN fails, the QP enters the error state), READ
+ * responses and atomic ACKs (which also acknowledge everything before them).
+ * A READ response that skips PSNs re-issues the READ for its missing bytes.
+ * Responses before the oldest unacknowledged PSN are duplicates, those at or
+ * after the next PSN never sent are ghosts; both are dropped and counted.
+ * The MSN is recorded but completions follow PSNs.
+ *
+ * Call this for every packet whose opcode is an RC response on an RC QP;
+ * place the payload (@out) before calling rmp_req_complete().
+ *
+ * Return: RMP_REQ_EV_* bits.
+ */
+unsigned int rmp_req_ack(struct rmp_req *r, u64 now,
+			 const struct rmp_hdr_fields *f,
+			 struct rmp_req_rsp *out)
+{
+	const struct rmp_opcode_info *info = rmp_opcode_info(f->bth.opcode);
+	u32 psn = rmp_psn_mask(f->bth.psn);
+	u8 syn = f->aeth.syndrome;
+	unsigned int ev = 0;
+	bool is_ack, hole;
+	u32 una;
+
+	memset(out, 0, sizeof(*out));
+	out->action = RMP_REQ_RSP_DROP;
+	if (r->qpt != RMP_QPT_RC || r->state >= RMP_REQ_ERROR)
+		return 0;
+	if (!info || info->qpt != RMP_QPT_RC || !(info->flags & RMP_OPF_RESP) ||
+	    ((info->flags & RMP_OPF_AETH) &&
+	     rmp_aeth_syn_type(syn) == RMP_AETH_RSVD)) {
+		r->stats.bad_rsps++;
+		return 0;
+	}
+	is_ack = f->bth.opcode == RMP_OP_RC_ACKNOWLEDGE;
+	/* Only a bare ACK may carry a NAK syndrome. */
+	if (!is_ack && (info->flags & RMP_OPF_AETH) &&
+	    rmp_aeth_syn_type(syn) != RMP_AETH_ACK) {
+		r->stats.bad_rsps++;
+		return 0;
+	}
+	if (!rmp_psn_in_window(psn, r->una, rmp_req_off(r, r->sent_psn))) {
+		if (rmp_psn_before(psn, r->una))
+			r->stats.dup_rsps++;
+		else
+			r->stats.ghost_rsps++;
+		return 0;
+	}
+	if (info->flags & RMP_OPF_AETH)
+		r->msn = f->aeth.msn;
+	if (is_ack)
+		out->action = RMP_REQ_RSP_ACK;
+
+	/* Everything before the PSN, and an ACK's own PSN, is acknowledged. */
+	una = r->una;
+	if (is_ack && rmp_aeth_syn_type(syn) == RMP_AETH_ACK)
+		hole = rmp_req_ack_upto(r, rmp_psn_add(psn, 1), &ev);
+	else
+		hole = rmp_req_ack_upto(r, psn, &ev);
+	if (r->una != una)
+		ev |= rmp_req_progress(r, now);
+	if (hole)
+		return ev | rmp_req_implicit_nak(r);
+
+	if (!is_ack) {
+		una = r->una;
+		ev |= rmp_req_on_data(r, psn, f, info->flags, out);
+		if (r->una != una && r->state != RMP_REQ_ERROR)
+			ev |= rmp_req_progress(r, now);
+		return ev;
+	}
+	if (rmp_aeth_syn_type(syn) != RMP_AETH_ACK)
+		ev |= rmp_req_on_nak(r, now, syn);
+	return ev;
+}
+
+/**
+ * rmp_req_timer() - act on the deadline
+ * @r: requester
+ * @now: current time, ns
+ *
+ * At the end of an RNR wait, transmission resumes.  On a local ACK timeout
+ * with packets outstanding, everything from the oldest unacknowledged PSN is
+ * sent again and a transport retry is counted; with none left, the oldest
+ * WQE fails with %RMP_REQ_ERR_RETRY_EXC.  Calls before the deadline do
+ * nothing.
+ *
+ * Return: RMP_REQ_EV_* bits.
+ */
+unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
+{
+	if (!r->deadline || now < r->deadline)
+		return 0;
+	r->deadline = 0;
+	if (r->state == RMP_REQ_RNR_WAIT) {
+		r->state = RMP_REQ_RUN;
+		return RMP_REQ_EV_SEND;
+	}
+	if (r->state != RMP_REQ_RUN || r->una == r->next_psn)
+		return 0;
+	r->stats.timeouts++;
+	return rmp_req_retry(r);
+}
+
+/**
+ * rmp_req_next() - decide the next packet to transmit
+ * @r: requester
+ * @now: current time, ns
+ * @pkt: filled in on success
+ *
+ * New packets and retransmissions come from the same cursor, in PSN order.
+ * A WQE flagged %RMP_REQ_F_FENCE waits until no READ or atomic before it is
+ * outstanding (a fenced LOCAL WQE waits until every WQE before it is
+ * acknowledged); a READ or atomic waits while max_rd_atomic of them are
+ * outstanding; nothing goes out past max_inflight PSNs beyond the oldest
+ * unacknowledged one (a READ needing more goes out alone) or during an RNR
+ * wait.  AckReq is set on the last packet of a message, every ack_every
+ * packets and on the packet that fills the window.  On UC and UD, a WQE is
+ * finished once its last packet is handed out.
+ *
+ * %RMP_REQ_LOCAL in @pkt->kind means: execute that WQE now.  The engine
+ * counts it executed with success; the kernel reports a failure with
+ * rmp_req_fail().  Call rmp_req_complete() afterwards: the WQE may be
+ * ready.
+ *
+ * Return: 0 with @pkt set; -ENODATA if every posted WQE has been handed
+ * out; -EAGAIN if the next one must wait for a response or the timer; -EIO
+ * in the error and flushed states.
+ */
+int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
+{
+	bool rc = r->qpt == RMP_QPT_RC;
+	struct rmp_req_wqe *w;
+	u32 inflight, n;
+
+	if (r->state >= RMP_REQ_ERROR)
+		return -EIO;
+	if (r->state == RMP_REQ_RNR_WAIT) {
+		if (now < r->rnr_until)
+			return -EAGAIN;
+		r->state = RMP_REQ_RUN;
+		r->deadline = 0;
+	}
+
+	for (;;) {
+		if (r->cur == r->head)
+			return -ENODATA;
+		w = rmp_req_at(r, r->cur);
+		if (!w->done)
+			break;
+		/* Executed before a go-back: LOCAL WQEs run once. */
+		r->cur++;
+		r->cur_pkt = 0;
+	}
+
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->slot = r->cur & r->mask;
+	pkt->kind = w->kind;
+	pkt->sport = r->sport;
+
+	if (w->kind == RMP_REQ_LOCAL) {
+		if ((w->flags & RMP_REQ_F_FENCE) && r->comp != r->cur)
+			return -EAGAIN;
+		w->done = 1;
+		w->status = RMP_REQ_OK;
+		r->cur++;
+		rmp_req_settle(r);
+		return 0;
+	}
+
+	if ((w->flags & RMP_REQ_F_FENCE) && !r->cur_pkt && r->rd_atomic)
+		return -EAGAIN;
+	inflight = rmp_req_off(r, r->next_psn);
+	pkt->psn = r->next_psn;
+	pkt->retry = rmp_psn_in_window(r->next_psn, r->una,
+				       rmp_req_off(r, r->sent_psn));
+
+	if (rmp_req_is_rd_atomic(w)) {
+		n = w->npsn - r->cur_pkt;
+		if (r->rd_atomic >= r->max_rd_atomic)
+			return -EAGAIN;
+		if (inflight && inflight + n > r->max_inflight)
+			return -EAGAIN;
+		pkt->pos = RMP_REQ_ONLY;
+		pkt->ackreq = true;
+		if (w->kind == RMP_REQ_READ) {
+			pkt->offset = r->cur_pkt * r->mtu;
+			pkt->len = w->length - pkt->offset;
+		} else {
+			pkt->len = w->length;
+		}
+		r->rd_atomic++;
+		r->cur++;
+		r->cur_pkt = 0;
+	} else {
+		n = 1;
+		if (inflight >= r->max_inflight)
+			return -EAGAIN;
+		pkt->offset = r->cur_pkt * r->mtu;
+		pkt->len = w->length - pkt->offset;
+		if (pkt->len > r->mtu)
+			pkt->len = r->mtu;
+		if (!r->cur_pkt)
+			pkt->pos |= RMP_REQ_FIRST;
+		if (r->cur_pkt == w->npsn - 1)
+			pkt->pos |= RMP_REQ_LAST;
+		pkt->ackreq = rc && ((pkt->pos & RMP_REQ_LAST) ||
+				     r->since_ackreq + 1 >= r->ack_every ||
+				     inflight + 1 >= r->max_inflight);
+		if (++r->cur_pkt == w->npsn) {
+			r->cur++;
+			r->cur_pkt = 0;
+			if (!rc) {
+				w->done = 1;
+				w->status = RMP_REQ_OK;
+				rmp_req_settle(r);
+			}
+		}
+	}
+
+	r->next_psn = rmp_psn_add(r->next_psn, n);
+	if (rmp_req_off(r, r->next_psn) > rmp_req_off(r, r->sent_psn))
+		r->sent_psn = r->next_psn;
+	if (!rc)
+		r->una = r->next_psn;
+	r->since_ackreq = pkt->ackreq ? 0 : r->since_ackreq + 1;
+	r->stats.pkts++;
+	if (pkt->retry)
+		r->stats.retrans++;
+	if (rc && r->timeout_ns && !r->deadline)
+		r->deadline = now + r->timeout_ns;
+	return 0;
+}
+
+/**
+ * rmp_req_fail() - fail a WQE for a reason found by the kernel
+ * @r: requester
+ * @slot: ring slot of a WQE posted and not yet finished, normally the one
+ *	rmp_req_next() just handed out
+ * @status: &enum rmp_req_status, usually %RMP_REQ_ERR_LOCAL
+ *
+ * For local errors: a LOCAL WQE that could not be executed, a key or
+ * length that did not check out while building a packet.  The QP enters
+ * the error state.
+ *
+ * Return: 0, or -EINVAL if @slot holds no unfinished WQE or @status is
+ * %RMP_REQ_OK or unknown.
+ */
+int rmp_req_fail(struct rmp_req *r, u32 slot, enum rmp_req_status status)
+{
+	u32 idx = r->tail + ((slot - r->tail) & r->mask);
+
+	if (status == RMP_REQ_OK || status > RMP_REQ_ERR_LOCAL)
+		return -EINVAL;
+	if (slot > r->mask || idx - r->tail >= r->head - r->tail ||
+	    rmp_req_at(r, idx)->done)
+		return -EINVAL;
+	rmp_req_error(r, idx, status);
+	return 0;
+}
+
+/**
+ * rmp_req_complete() - take the oldest WQE once it is finished
+ * @r: requester
+ * @done: filled in on success
+ *
+ * WQEs come out strictly in posting order, so a WQE finished early (a
+ * LOCAL WQE, an error) waits for those before it.
+ *
+ * Return: 0 with @done set; -EAGAIN if the oldest WQE is not finished;
+ * -ENODATA if the ring is empty.
+ */
+int rmp_req_complete(struct rmp_req *r, struct rmp_req_done *done)
+{
+	struct rmp_req_wqe *w;
+
+	if (r->tail == r->head)
+		return -ENODATA;
+	w = rmp_req_at(r, r->tail);
+	if (!w->done)
+		return -EAGAIN;
+	done->slot = r->tail & r->mask;
+	done->kind = w->kind;
+	done->status = w->status;
+	/* Only a failed WQE can be finished at comp or cur. */
+	if (r->cur == r->tail) {
+		r->cur++;
+		r->cur_pkt = 0;
+	}
+	if (r->comp == r->tail)
+		r->comp++;
+	r->tail++;
+	return 0;
+}
+
+/**
+ * rmp_req_flush() - finish every WQE for the error state
+ * @r: requester
+ *
+ * Every unfinished WQE, and every one posted later, finishes with
+ * %RMP_REQ_ERR_FLUSH; a WQE that failed keeps its own status.  Nothing is
+ * sent or accepted any more; rmp_req_init() starts afresh.
+ */
+void rmp_req_flush(struct rmp_req *r)
+{
+	u32 i;
+
+	for (i = r->tail; i != r->head; i++) {
+		struct rmp_req_wqe *w = rmp_req_at(r, i);
+
+		if (!w->done) {
+			w->done = 1;
+			w->status = RMP_REQ_ERR_FLUSH;
+		}
+	}
+	r->state = RMP_REQ_FLUSHED;
+	r->deadline = 0;
+	r->cur = r->head;
+	r->comp = r->head;
+	r->cur_pkt = 0;
+	r->rd_atomic = 0;
+	r->una = r->post_psn;
+	r->next_psn = r->post_psn;
+	r->sent_psn = r->post_psn;
+}

@@ -1,0 +1,1737 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the requester state machine: scripted exchanges with a
+ * peer, each run at several starting PSNs (one of them wraps), and a
+ * randomized run against a model responder over a lossy, reordering link.
+ */
+#include <kunit/test.h>
+
+#include "../engine/req.h"
+
+#define MTU	1024U
+/* Local ACK timeout of code 8. */
+#define T	1048576ULL
+
+/* PSN at signed distance @off from @base. */
+static u32 at(u32 base, s32 off)
+{
+	return rmp_psn_add(base, (u32)off);
+}
+
+/* ---- Scripts ---------------------------------------------------------- */
+
+enum step_op {
+	S_END,
+	S_POST,		/* post kind/len/flags, expect ret (slot or errno) */
+	S_TX,		/* next() hands out a packet: slot psn pos off len flags */
+	S_TXL,		/* next() hands out LOCAL WQE slot */
+	S_NOTX,		/* next() returns ret */
+	S_RSP,		/* response opcode/syndrome at psn: ret events, act */
+	S_WAIT,		/* time passes: val ns */
+	S_TIMER,	/* rmp_req_timer(): ret events */
+	S_DONE,		/* complete() gives slot with status */
+	S_NODONE,	/* complete() returns ret */
+	S_FLUSH,
+	S_FAIL,		/* fail(slot, status) returns ret */
+	S_STAT,		/* counter at offset off equals val */
+	S_DEADLINE,	/* deadline - now equals val (0: none) */
+	S_STATE,	/* r.state equals val */
+};
+
+/* TX flags */
+#define A	1	/* AckReq */
+#define R	2	/* retransmission */
+
+#define ES	RMP_REQ_EV_SEND
+#define ED	RMP_REQ_EV_DONE
+#define EE	RMP_REQ_EV_ERROR
+
+/* Constant AETH syndromes for the tables. */
+#define SYN_ACK		(RMP_AETH_ACK << RMP_AETH_TYPE_SHIFT | 0x1f)
+#define SYN_NAK(c)	(RMP_AETH_NAK << RMP_AETH_TYPE_SHIFT | (c))
+#define SYN_RNR(c)	(RMP_AETH_RNR_NAK << RMP_AETH_TYPE_SHIFT | (c))
+
+struct step {
+	u8 op;
+	u8 kind;
+	u8 flags;
+	u8 opcode;
+	u8 syn;
+	u8 act;
+	s32 psn;
+	u32 slot;
+	u32 off;
+	u32 len;
+	s32 ret;
+	u64 val;
+};
+
+#define POST(k, l, f, r)	{ .op = S_POST, .kind = RMP_REQ_##k,	\
+				  .len = (l), .flags = (f), .ret = (r) }
+#define TX(s, p, pos, o, l, f)	{ .op = S_TX, .slot = (s), .psn = (p),	\
+				  .kind = RMP_REQ_##pos, .off = (o),	\
+				  .len = (l), .flags = (f) }
+#define TXL(s)			{ .op = S_TXL, .slot = (s) }
+#define NOTX(e)			{ .op = S_NOTX, .ret = -(e) }
+/* @a is pasted at once: READ and WRITE are macros in the kernel. */
+#define RSP(opc, sy, p, l, ev, a, s, o)					\
+	{ .op = S_RSP, .opcode = (opc), .syn = (sy), .psn = (p),	\
+	  .len = (l), .ret = (ev), .act = (a), .slot = (s), .off = (o) }
+#define RSPX(opc, sy, p, ev)	RSP(opc, sy, p, 0, ev, RMP_REQ_RSP_DROP, \
+				    0, 0)
+#define ACK(p, ev)		RSP(RMP_OP_RC_ACKNOWLEDGE, SYN_ACK, p, 0, \
+				    ev, RMP_REQ_RSP_ACK, 0, 0)
+#define DUPACK(p)		RSP(RMP_OP_RC_ACKNOWLEDGE, SYN_ACK, p, 0, \
+				    0, RMP_REQ_RSP_DROP, 0, 0)
+#define NAK(c, p, ev)		RSP(RMP_OP_RC_ACKNOWLEDGE,		\
+				    SYN_NAK(RMP_NAK_##c), p, 0, ev,	\
+				    RMP_REQ_RSP_ACK, 0, 0)
+#define RNR(c, p, ev)		RSP(RMP_OP_RC_ACKNOWLEDGE, SYN_RNR(c),	\
+				    p, 0, ev, RMP_REQ_RSP_ACK, 0, 0)
+#define RD(pos, p, l, ev, a, s, o)					\
+	RSP(RMP_OP_RC_READ_RESPONSE_##pos, SYN_ACK, p, l, ev,		\
+	    RMP_REQ_RSP_##a, s, o)
+#define ATK(p, ev, a, s)	RSP(RMP_OP_RC_ATOMIC_ACKNOWLEDGE, SYN_ACK, \
+				    p, 0, ev, RMP_REQ_RSP_##a, s, 0)
+#define WAIT(ns)		{ .op = S_WAIT, .val = (ns) }
+#define TIMER(ev)		{ .op = S_TIMER, .ret = (ev) }
+#define DONE(s, st)		{ .op = S_DONE, .slot = (s),		\
+				  .kind = RMP_REQ_##st }
+#define NODONE(e)		{ .op = S_NODONE, .ret = -(e) }
+#define FLUSH()			{ .op = S_FLUSH }
+#define FAIL(s, st, r)		{ .op = S_FAIL, .slot = (s),		\
+				  .kind = RMP_REQ_##st, .ret = (r) }
+#define STAT(f, v)		{ .op = S_STAT,				\
+				  .off = offsetof(struct rmp_req_stats, f), \
+				  .val = (v) }
+#define DEADLINE(ns)		{ .op = S_DEADLINE, .val = (ns) }
+#define STATE(s)		{ .op = S_STATE, .val = RMP_REQ_##s }
+
+#define CFG(q, retry, rnr, tmo, rd, win, every)				\
+	{ .qpt = RMP_QPT_##q, .mtu = MTU, .retry_cnt = (retry),		\
+	  .rnr_retry = (rnr), .timeout = (tmo), .max_rd_atomic = (rd),	\
+	  .max_inflight = (win), .ack_every = (every),			\
+	  .lqpn = 0x11, .rqpn = 0x12 }
+#define DEF	CFG(RC, 3, 2, 8, 2, 16, 0)
+
+struct scenario {
+	const char *name;
+	struct rmp_req_cfg cfg;
+	u32 nslots;
+	const struct step *steps;
+};
+
+static const struct step send_only[] = {
+	POST(SEND, 100, 0, 0),
+	TX(0, 0, ONLY, 0, 100, A),
+	NOTX(ENODATA),
+	DEADLINE(T),
+	ACK(0, ES | ED),
+	DEADLINE(0),
+	DONE(0, OK),
+	NODONE(ENODATA),
+	STAT(pkts, 1),
+	STAT(retrans, 0),
+	{}
+};
+
+static const struct step send_multi[] = {
+	POST(SEND, 2500, 0, 0),
+	TX(0, 0, FIRST, 0, 1024, 0),
+	TX(0, 1, MIDDLE, 1024, 1024, 0),
+	TX(0, 2, LAST, 2048, 452, A),
+	ACK(1, ES),
+	NODONE(EAGAIN),
+	DEADLINE(T),
+	ACK(2, ES | ED),
+	DONE(0, OK),
+	{}
+};
+
+static const struct step coalesced[] = {
+	POST(SEND, 10, 0, 0),
+	POST(WRITE, 3000, 0, 1),
+	POST(SEND, 0, 0, 2),
+	POST(WRITE, 2048, 0, 3),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, FIRST, 0, 1024, 0),
+	TX(1, 2, MIDDLE, 1024, 1024, 0),
+	TX(1, 3, LAST, 2048, 952, A),
+	TX(2, 4, ONLY, 0, 0, A),
+	TX(3, 5, FIRST, 0, 1024, 0),
+	TX(3, 6, LAST, 1024, 1024, A),
+	NOTX(ENODATA),
+	ACK(4, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	DONE(2, OK),
+	NODONE(EAGAIN),
+	ACK(6, ES | ED),
+	DONE(3, OK),
+	{}
+};
+
+static const struct step ackreq_every[] = {
+	POST(WRITE, 5120, 0, 0),
+	TX(0, 0, FIRST, 0, 1024, 0),
+	TX(0, 1, MIDDLE, 1024, 1024, A),
+	TX(0, 2, MIDDLE, 2048, 1024, 0),
+	TX(0, 3, MIDDLE, 3072, 1024, A),
+	TX(0, 4, LAST, 4096, 1024, A),
+	ACK(4, ES | ED),
+	DONE(0, OK),
+	{}
+};
+
+static const struct step read_multi[] = {
+	POST(READ, 2500, 0, 0),
+	POST(SEND, 1, 0, 1),
+	TX(0, 0, ONLY, 0, 2500, A),
+	TX(1, 3, ONLY, 0, 1, A),
+	RD(FIRST, 0, 1024, ES, READ, 0, 0),
+	RD(MIDDLE, 1, 1024, ES, READ, 0, 1024),
+	NODONE(EAGAIN),
+	RD(LAST, 2, 452, ES | ED, READ, 0, 2048),
+	DONE(0, OK),
+	ACK(3, ES | ED),
+	DONE(1, OK),
+	{}
+};
+
+static const struct step read_zero[] = {
+	POST(READ, 0, 0, 0),
+	TX(0, 0, ONLY, 0, 0, A),
+	RD(ONLY, 0, 0, ES | ED, READ, 0, 0),
+	DONE(0, OK),
+	{}
+};
+
+static const struct step read_acks_earlier[] = {
+	POST(SEND, 10, 0, 0),
+	POST(WRITE, 1500, 0, 1),
+	POST(READ, 100, 0, 2),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, FIRST, 0, 1024, 0),
+	TX(1, 2, LAST, 1024, 476, A),
+	TX(2, 3, ONLY, 0, 100, A),
+	RD(ONLY, 3, 100, ES | ED, READ, 2, 0),
+	DONE(0, OK),
+	DONE(1, OK),
+	DONE(2, OK),
+	{}
+};
+
+static const struct step atomic[] = {
+	POST(WRITE, 10, 0, 0),
+	POST(ATOMIC, 8, 0, 1),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 8, A),
+	ATK(1, ES | ED, ATOMIC, 1),
+	DONE(0, OK),
+	DONE(1, OK),
+	ATK(1, 0, DROP, 0),
+	STAT(dup_rsps, 1),
+	{}
+};
+
+static const struct step nak_seq[] = {
+	POST(SEND, 3000, 0, 0),
+	POST(SEND, 10, 0, 1),
+	TX(0, 0, FIRST, 0, 1024, 0),
+	TX(0, 1, MIDDLE, 1024, 1024, 0),
+	TX(0, 2, LAST, 2048, 952, A),
+	TX(1, 3, ONLY, 0, 10, A),
+	NOTX(ENODATA),
+	NAK(PSN_SEQ, 1, ES),
+	TX(0, 1, MIDDLE, 1024, 1024, R),
+	/* The same NAK again: already going back. */
+	NAK(PSN_SEQ, 1, 0),
+	TX(0, 2, LAST, 2048, 952, A | R),
+	TX(1, 3, ONLY, 0, 10, A | R),
+	NOTX(ENODATA),
+	ACK(3, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	STAT(seq_naks, 1),
+	STAT(dup_rsps, 1),
+	STAT(retrans, 3),
+	STAT(pkts, 7),
+	{}
+};
+
+static const struct step nak_seq_after_progress[] = {
+	POST(SEND, 10, 0, 0),
+	POST(SEND, 10, 0, 1),
+	POST(SEND, 10, 0, 2),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 10, A),
+	TX(2, 2, ONLY, 0, 10, A),
+	NAK(PSN_SEQ, 1, ES | ED),
+	TX(1, 1, ONLY, 0, 10, A | R),
+	/* Progress, then a new loss: acted on. */
+	NAK(PSN_SEQ, 2, ES | ED),
+	TX(2, 2, ONLY, 0, 10, A | R),
+	ACK(2, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	DONE(2, OK),
+	STAT(seq_naks, 2),
+	{}
+};
+
+static const struct step timeout_exc[] = {
+	POST(SEND, 10, 0, 0),
+	TX(0, 0, ONLY, 0, 10, A),
+	DEADLINE(T),
+	WAIT(T - 1),
+	TIMER(0),
+	WAIT(1),
+	TIMER(ES),
+	DEADLINE(0),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	DEADLINE(T),
+	WAIT(T),
+	TIMER(ES),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	WAIT(T),
+	TIMER(ES),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	WAIT(T),
+	TIMER(ED | EE),
+	STATE(ERROR),
+	DONE(0, ERR_RETRY_EXC),
+	NOTX(EIO),
+	STAT(timeouts, 4),
+	STAT(retrans, 3),
+	{}
+};
+
+static const struct step timeout_refill[] = {
+	POST(SEND, 10, 0, 0),
+	POST(SEND, 10, 0, 1),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 10, A),
+	WAIT(T),
+	TIMER(ES),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	TX(1, 1, ONLY, 0, 10, A | R),
+	WAIT(T / 2),
+	/* Progress restarts the timer and refills the retry counter. */
+	ACK(0, ES | ED),
+	DEADLINE(T),
+	WAIT(T),
+	TIMER(ES),
+	TX(1, 1, ONLY, 0, 10, A | R),
+	ACK(1, ES | ED),
+	DEADLINE(0),
+	DONE(0, OK),
+	DONE(1, OK),
+	{}
+};
+
+static const struct step timeout_partial[] = {
+	POST(WRITE, 4096, 0, 0),
+	TX(0, 0, FIRST, 0, 1024, 0),
+	TX(0, 1, MIDDLE, 1024, 1024, 0),
+	TX(0, 2, MIDDLE, 2048, 1024, 0),
+	TX(0, 3, LAST, 3072, 1024, A),
+	ACK(0, ES),
+	WAIT(T),
+	TIMER(ES),
+	TX(0, 1, MIDDLE, 1024, 1024, R),
+	/* A late ACK overtakes the go-back: skip what it covers. */
+	ACK(2, ES),
+	TX(0, 3, LAST, 3072, 1024, A | R),
+	ACK(3, ES | ED),
+	DONE(0, OK),
+	STAT(retrans, 2),
+	{}
+};
+
+static const struct step timeout_never[] = {
+	POST(SEND, 10, 0, 0),
+	TX(0, 0, ONLY, 0, 10, A),
+	DEADLINE(0),
+	WAIT(1000000000000ULL),
+	TIMER(0),
+	NOTX(ENODATA),
+	ACK(0, ES | ED),
+	DONE(0, OK),
+	{}
+};
+
+static const struct step rnr_wait[] = {
+	POST(SEND, 10, 0, 0),
+	POST(SEND, 20, 0, 1),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 20, A),
+	RNR(14, 0, 0),
+	STATE(RNR_WAIT),
+	DEADLINE(1280000),
+	NOTX(EAGAIN),
+	/* Another RNR NAK during the wait changes nothing. */
+	RNR(14, 0, 0),
+	STAT(dup_rsps, 1),
+	WAIT(1279999),
+	NOTX(EAGAIN),
+	TIMER(0),
+	WAIT(1),
+	TIMER(ES),
+	STATE(RUN),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	DEADLINE(T),
+	TX(1, 1, ONLY, 0, 20, A | R),
+	ACK(1, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	STAT(rnr_naks, 1),
+	STAT(timeouts, 0),
+	{}
+};
+
+static const struct step rnr_acks_earlier[] = {
+	POST(SEND, 10, 0, 0),
+	POST(SEND, 20, 0, 1),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 20, A),
+	RNR(1, 1, ES | ED),
+	DONE(0, OK),
+	DEADLINE(10000),
+	WAIT(10000),
+	/* next() itself ends a wait that is over. */
+	TX(1, 1, ONLY, 0, 20, A | R),
+	ACK(1, ES | ED),
+	DONE(1, OK),
+	{}
+};
+
+static const struct step rnr_exc[] = {
+	POST(SEND, 10, 0, 0),
+	POST(SEND, 10, 0, 1),
+	TX(0, 0, ONLY, 0, 10, A),
+	RNR(1, 0, 0),
+	WAIT(10000),
+	TIMER(ES),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	RNR(1, 0, 0),
+	WAIT(10000),
+	TIMER(ES),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	RNR(1, 0, ED | EE),
+	DONE(0, ERR_RNR_RETRY_EXC),
+	NODONE(EAGAIN),
+	FLUSH(),
+	DONE(1, ERR_FLUSH),
+	STAT(rnr_naks, 3),
+	{}
+};
+
+static const struct step rnr_zero[] = {
+	POST(SEND, 10, 0, 0),
+	TX(0, 0, ONLY, 0, 10, A),
+	RNR(31, 0, ED | EE),
+	DONE(0, ERR_RNR_RETRY_EXC),
+	{}
+};
+
+static const struct step read_reissue[] = {
+	POST(READ, 4000, 0, 0),
+	POST(SEND, 10, 0, 1),
+	TX(0, 0, ONLY, 0, 4000, A),
+	TX(1, 4, ONLY, 0, 10, A),
+	NOTX(ENODATA),
+	RD(FIRST, 0, 1024, ES, READ, 0, 0),
+	/* PSN 1 lost: re-issue from byte 1024, and resend what follows. */
+	RD(MIDDLE, 2, 1024, ES, DROP, 0, 0),
+	STAT(implicit_naks, 1),
+	TX(0, 1, ONLY, 1024, 2976, A | R),
+	TX(1, 4, ONLY, 0, 10, A | R),
+	NOTX(ENODATA),
+	/* The rest of the first issue's responses: ignored. */
+	RD(LAST, 3, 928, 0, DROP, 0, 0),
+	STAT(dup_rsps, 1),
+	RD(FIRST, 1, 1024, ES, READ, 0, 1024),
+	RD(MIDDLE, 2, 1024, ES, READ, 0, 2048),
+	RD(LAST, 3, 928, ES | ED, READ, 0, 3072),
+	ACK(4, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	STAT(implicit_naks, 1),
+	STAT(retrans, 2),
+	{}
+};
+
+static const struct step read_last_lost[] = {
+	POST(READ, 2048, 0, 0),
+	POST(SEND, 10, 0, 1),
+	TX(0, 0, ONLY, 0, 2048, A),
+	TX(1, 2, ONLY, 0, 10, A),
+	RD(FIRST, 0, 1024, ES, READ, 0, 0),
+	/* An ACK beyond the READ: its last response was lost. */
+	ACK(2, ES),
+	TX(0, 1, ONLY, 1024, 1024, A | R),
+	TX(1, 2, ONLY, 0, 10, A | R),
+	RD(ONLY, 1, 1024, ES | ED, READ, 0, 1024),
+	ACK(2, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	STAT(implicit_naks, 1),
+	{}
+};
+
+static const struct step read_late_response[] = {
+	POST(READ, 3072, 0, 0),
+	TX(0, 0, ONLY, 0, 3072, A),
+	RD(FIRST, 0, 1024, ES, READ, 0, 0),
+	WAIT(T),
+	TIMER(ES),
+	/* The responses were late, not lost: the re-issue shrinks. */
+	RD(MIDDLE, 1, 1024, ES, READ, 0, 1024),
+	TX(0, 2, ONLY, 2048, 1024, A | R),
+	RD(LAST, 2, 1024, ES | ED, READ, 0, 2048),
+	DONE(0, OK),
+	RD(ONLY, 2, 1024, 0, DROP, 0, 0),
+	STAT(dup_rsps, 1),
+	{}
+};
+
+static const struct step atomic_lost[] = {
+	POST(ATOMIC, 8, 0, 0),
+	POST(SEND, 10, 0, 1),
+	TX(0, 0, ONLY, 0, 8, A),
+	TX(1, 1, ONLY, 0, 10, A),
+	ACK(1, ES),
+	TX(0, 0, ONLY, 0, 8, A | R),
+	TX(1, 1, ONLY, 0, 10, A | R),
+	ATK(0, ES | ED, ATOMIC, 0),
+	ACK(1, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	{}
+};
+
+static const struct step fence_read[] = {
+	POST(READ, 100, 0, 0),
+	POST(SEND, 10, RMP_REQ_F_FENCE, 1),
+	POST(WRITE, 10, 0, 2),
+	TX(0, 0, ONLY, 0, 100, A),
+	NOTX(EAGAIN),
+	RD(ONLY, 0, 100, ES | ED, READ, 0, 0),
+	TX(1, 1, ONLY, 0, 10, A),
+	TX(2, 2, ONLY, 0, 10, A),
+	ACK(2, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	DONE(2, OK),
+	{}
+};
+
+static const struct step fence_no_read[] = {
+	POST(SEND, 10, 0, 0),
+	POST(WRITE, 10, RMP_REQ_F_FENCE, 1),
+	POST(READ, 10, RMP_REQ_F_FENCE, 2),
+	POST(ATOMIC, 8, RMP_REQ_F_FENCE, 3),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 10, A),
+	TX(2, 2, ONLY, 0, 10, A),
+	NOTX(EAGAIN),
+	RD(ONLY, 2, 10, ES | ED, READ, 2, 0),
+	TX(3, 3, ONLY, 0, 8, A),
+	ATK(3, ES | ED, ATOMIC, 3),
+	DONE(0, OK),
+	DONE(1, OK),
+	DONE(2, OK),
+	DONE(3, OK),
+	{}
+};
+
+static const struct step rd_atomic_limit[] = {
+	POST(READ, 10, 0, 0),
+	POST(ATOMIC, 8, 0, 1),
+	POST(READ, 10, 0, 2),
+	POST(SEND, 10, 0, 3),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 8, A),
+	NOTX(EAGAIN),
+	RD(ONLY, 0, 10, ES | ED, READ, 0, 0),
+	TX(2, 2, ONLY, 0, 10, A),
+	TX(3, 3, ONLY, 0, 10, A),
+	ATK(1, ES | ED, ATOMIC, 1),
+	RD(ONLY, 2, 10, ES | ED, READ, 2, 0),
+	ACK(3, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	DONE(2, OK),
+	DONE(3, OK),
+	{}
+};
+
+static const struct step window[] = {
+	POST(WRITE, 8192, 0, 0),
+	TX(0, 0, FIRST, 0, 1024, 0),
+	TX(0, 1, MIDDLE, 1024, 1024, 0),
+	TX(0, 2, MIDDLE, 2048, 1024, 0),
+	TX(0, 3, MIDDLE, 3072, 1024, A),
+	NOTX(EAGAIN),
+	ACK(1, ES),
+	TX(0, 4, MIDDLE, 4096, 1024, 0),
+	TX(0, 5, MIDDLE, 5120, 1024, A),
+	NOTX(EAGAIN),
+	ACK(5, ES),
+	TX(0, 6, MIDDLE, 6144, 1024, 0),
+	TX(0, 7, LAST, 7168, 1024, A),
+	ACK(7, ES | ED),
+	DONE(0, OK),
+	{}
+};
+
+static const struct step window_read[] = {
+	POST(SEND, 10, 0, 0),
+	POST(READ, 4096, 0, 1),
+	POST(SEND, 10, 0, 2),
+	TX(0, 0, ONLY, 0, 10, A),
+	NOTX(EAGAIN),
+	ACK(0, ES | ED),
+	/* Larger than the window: goes out alone. */
+	TX(1, 1, ONLY, 0, 4096, A),
+	NOTX(EAGAIN),
+	RD(FIRST, 1, 1024, ES, READ, 1, 0),
+	RD(MIDDLE, 2, 1024, ES, READ, 1, 1024),
+	NOTX(EAGAIN),
+	RD(MIDDLE, 3, 1024, ES, READ, 1, 2048),
+	TX(2, 5, ONLY, 0, 10, A),
+	RD(LAST, 4, 1024, ES | ED, READ, 1, 3072),
+	ACK(5, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	DONE(2, OK),
+	{}
+};
+
+static const struct step local_in_order[] = {
+	POST(SEND, 10, 0, 0),
+	POST(LOCAL, 0, 0, 1),
+	POST(SEND, 10, 0, 2),
+	TX(0, 0, ONLY, 0, 10, A),
+	TXL(1),
+	TX(2, 1, ONLY, 0, 10, A),
+	/* The LOCAL WQE is finished, but waits for the SEND before it. */
+	NODONE(EAGAIN),
+	ACK(0, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	NODONE(EAGAIN),
+	ACK(1, ES | ED),
+	DONE(2, OK),
+	{}
+};
+
+static const struct step local_once[] = {
+	POST(SEND, 10, 0, 0),
+	POST(LOCAL, 0, 0, 1),
+	POST(SEND, 10, 0, 2),
+	TX(0, 0, ONLY, 0, 10, A),
+	TXL(1),
+	TX(2, 1, ONLY, 0, 10, A),
+	NAK(PSN_SEQ, 0, ES),
+	/* Going back does not execute the LOCAL WQE again. */
+	TX(0, 0, ONLY, 0, 10, A | R),
+	TX(2, 1, ONLY, 0, 10, A | R),
+	NOTX(ENODATA),
+	ACK(1, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	DONE(2, OK),
+	{}
+};
+
+static const struct step local_fence[] = {
+	POST(SEND, 10, 0, 0),
+	POST(LOCAL, 0, RMP_REQ_F_FENCE, 1),
+	POST(SEND, 10, 0, 2),
+	TX(0, 0, ONLY, 0, 10, A),
+	NOTX(EAGAIN),
+	ACK(0, ES | ED),
+	TXL(1),
+	DONE(0, OK),
+	DONE(1, OK),
+	TX(2, 1, ONLY, 0, 10, A),
+	{}
+};
+
+static const struct step local_first[] = {
+	POST(LOCAL, 0, RMP_REQ_F_FENCE, 0),
+	POST(LOCAL, 0, 0, 1),
+	TXL(0),
+	DONE(0, OK),
+	TXL(1),
+	DONE(1, OK),
+	NOTX(ENODATA),
+	NODONE(ENODATA),
+	{}
+};
+
+static const struct step ghost_dup[] = {
+	POST(SEND, 10, 0, 0),
+	POST(SEND, 10, 0, 1),
+	POST(SEND, 10, 0, 2),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 10, A),
+	DUPACK(2),
+	DUPACK(0x1000),
+	RSPX(RMP_OP_RC_ACKNOWLEDGE, SYN_NAK(RMP_NAK_PSN_SEQ), 2, 0),
+	RD(ONLY, 2, 10, 0, DROP, 0, 0),
+	STAT(ghost_rsps, 4),
+	DUPACK(-1),
+	DUPACK(-0x1000),
+	ACK(0, ES | ED),
+	DUPACK(0),
+	STAT(dup_rsps, 3),
+	ACK(1, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	STAT(ghost_rsps, 4),
+	TX(2, 2, ONLY, 0, 10, A),
+	ACK(2, ES | ED),
+	DONE(2, OK),
+	{}
+};
+
+static const struct step malformed[] = {
+	POST(READ, 2000, 0, 0),
+	TX(0, 0, ONLY, 0, 2000, A),
+	/* Short payload, last packet flagged early, NAK on a response. */
+	RD(FIRST, 0, 1000, 0, DROP, 0, 0),
+	RD(LAST, 0, 1024, 0, DROP, 0, 0),
+	RSP(RMP_OP_RC_READ_RESPONSE_FIRST, SYN_RNR(1), 0, 1024, 0,
+	    RMP_REQ_RSP_DROP, 0, 0),
+	/* Not a response at all. */
+	RSPX(RMP_OP_RC_SEND_ONLY, 0, 0, 0),
+	RSPX(RMP_OP_UD_SEND_ONLY, 0, 0, 0),
+	RSPX(0xff, 0, 0, 0),
+	STAT(bad_rsps, 6),
+	RD(FIRST, 0, 1024, ES, READ, 0, 0),
+	RD(LAST, 1, 976, ES | ED, READ, 0, 1024),
+	DONE(0, OK),
+	{}
+};
+
+static const struct step bad_resp_read[] = {
+	POST(SEND, 10, 0, 0),
+	POST(SEND, 10, 0, 1),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 10, A),
+	RD(ONLY, 1, 10, ES | ED | EE, DROP, 0, 0),
+	DONE(0, OK),
+	DONE(1, ERR_BAD_RESP),
+	{}
+};
+
+static const struct step bad_resp_atomic[] = {
+	POST(READ, 10, 0, 0),
+	TX(0, 0, ONLY, 0, 10, A),
+	ATK(0, ED | EE, DROP, 0),
+	DONE(0, ERR_BAD_RESP),
+	NOTX(EIO),
+	{}
+};
+
+static const struct step flush[] = {
+	POST(SEND, 10, 0, 0),
+	POST(SEND, 10, 0, 1),
+	POST(SEND, 10, 0, 2),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 10, A),
+	WAIT(T),
+	TIMER(ES),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	WAIT(T),
+	TIMER(ES),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	WAIT(T),
+	TIMER(ES),
+	TX(0, 0, ONLY, 0, 10, A | R),
+	WAIT(T),
+	TIMER(ED | EE),
+	DEADLINE(0),
+	/* Responses and timers are ignored in the error state. */
+	DUPACK(0),
+	TIMER(0),
+	DONE(0, ERR_RETRY_EXC),
+	NODONE(EAGAIN),
+	POST(SEND, 10, 0, 3),
+	FLUSH(),
+	STATE(FLUSHED),
+	DONE(1, ERR_FLUSH),
+	DONE(2, ERR_FLUSH),
+	DONE(3, ERR_FLUSH),
+	NODONE(ENODATA),
+	POST(WRITE, 10, 0, 4),
+	DONE(4, ERR_FLUSH),
+	NOTX(EIO),
+	{}
+};
+
+static const struct step local_fail[] = {
+	POST(SEND, 10, 0, 0),
+	POST(LOCAL, 0, 0, 1),
+	POST(SEND, 10, 0, 2),
+	TX(0, 0, ONLY, 0, 10, A),
+	TXL(1),
+	FAIL(1, ERR_LOCAL, -EINVAL),
+	FAIL(5, ERR_LOCAL, -EINVAL),
+	FAIL(2, OK, -EINVAL),
+	FAIL(2, ERR_LOCAL, 0),
+	STATE(ERROR),
+	NOTX(EIO),
+	DUPACK(0),
+	FLUSH(),
+	DONE(0, ERR_FLUSH),
+	DONE(1, OK),
+	DONE(2, ERR_LOCAL),
+	{}
+};
+
+static const struct step ring_full[] = {
+	POST(SEND, 10, 0, 0),
+	POST(SEND, 10, 0, 1),
+	POST(SEND, 10, 0, 2),
+	POST(SEND, 10, 0, 3),
+	POST(SEND, 10, 0, -ENOSPC),
+	TX(0, 0, ONLY, 0, 10, A),
+	ACK(0, ES | ED),
+	POST(SEND, 10, 0, -ENOSPC),
+	DONE(0, OK),
+	POST(SEND, 10, 0, 0),
+	TX(1, 1, ONLY, 0, 10, A),
+	TX(2, 2, ONLY, 0, 10, A),
+	TX(3, 3, ONLY, 0, 10, A),
+	TX(0, 4, ONLY, 0, 10, A),
+	ACK(4, ES | ED),
+	DONE(1, OK),
+	DONE(2, OK),
+	DONE(3, OK),
+	DONE(0, OK),
+	{}
+};
+
+static const struct step post_checks[] = {
+	POST(KIND_MAX, 10, 0, -EINVAL),
+	POST(SEND, 10, 2, -EINVAL),
+	POST(SEND, 0x80000001, 0, -EINVAL),
+	POST(WRITE, 0x80000000, 0, 0),
+	TX(0, 0, FIRST, 0, 1024, 0),
+	{}
+};
+
+static const struct step no_rd_atomic[] = {
+	POST(READ, 10, 0, -EINVAL),
+	POST(ATOMIC, 8, 0, -EINVAL),
+	POST(SEND, 10, 0, 0),
+	{}
+};
+
+static const struct step ud[] = {
+	POST(SEND, 100, 0, 0),
+	POST(SEND, 1025, 0, -EINVAL),
+	POST(WRITE, 10, 0, -EINVAL),
+	POST(READ, 10, 0, -EINVAL),
+	POST(ATOMIC, 8, 0, -EINVAL),
+	POST(LOCAL, 0, 0, 1),
+	POST(SEND, 1024, 0, 2),
+	TX(0, 0, ONLY, 0, 100, 0),
+	DEADLINE(0),
+	DONE(0, OK),
+	NODONE(EAGAIN),
+	TXL(1),
+	DONE(1, OK),
+	TX(2, 1, ONLY, 0, 1024, 0),
+	DONE(2, OK),
+	NOTX(ENODATA),
+	NODONE(ENODATA),
+	/* No acknowledgments on UD. */
+	DUPACK(1),
+	TIMER(0),
+	STAT(ghost_rsps, 0),
+	{}
+};
+
+static const struct step uc[] = {
+	POST(WRITE, 2048, 0, 0),
+	POST(READ, 10, 0, -EINVAL),
+	POST(SEND, 10, 0, 1),
+	TX(0, 0, FIRST, 0, 1024, 0),
+	NODONE(EAGAIN),
+	TX(0, 1, LAST, 1024, 1024, 0),
+	DONE(0, OK),
+	TX(1, 2, ONLY, 0, 10, 0),
+	DONE(1, OK),
+	DEADLINE(0),
+	{}
+};
+
+static const struct scenario scenarios[] = {
+	{ "send: one packet", DEF, 8, send_only },
+	{ "send: three packets, ACK mid-message", DEF, 8, send_multi },
+	{ "coalesced ACK completes several WQEs", DEF, 8, coalesced },
+	{ "AckReq every 2 packets", CFG(RC, 3, 2, 8, 2, 16, 2), 8,
+	  ackreq_every },
+	{ "read: three responses", DEF, 8, read_multi },
+	{ "read: zero length", DEF, 8, read_zero },
+	{ "read response acknowledges earlier WQEs", DEF, 8,
+	  read_acks_earlier },
+	{ "atomic", DEF, 8, atomic },
+	{ "NAK sequence error: go back N", DEF, 8, nak_seq },
+	{ "NAK sequence error after progress", DEF, 8,
+	  nak_seq_after_progress },
+	{ "ACK timeout: retries, then RETRY_EXC", DEF, 8, timeout_exc },
+	{ "ACK timeout: progress refills retries",
+	  CFG(RC, 1, 2, 8, 2, 16, 0), 8, timeout_refill },
+	{ "ACK timeout mid-message, late ACK", DEF, 8, timeout_partial },
+	{ "ACK timeout 0 is infinite", CFG(RC, 3, 2, 0, 2, 16, 0), 8,
+	  timeout_never },
+	{ "RNR NAK: wait, resend", DEF, 8, rnr_wait },
+	{ "RNR NAK acknowledges earlier WQEs", DEF, 8, rnr_acks_earlier },
+	{ "RNR retries exceeded", DEF, 8, rnr_exc },
+	{ "RNR retry 0", CFG(RC, 3, 0, 8, 2, 16, 0), 8, rnr_zero },
+	{ "read response lost: partial re-issue", DEF, 8, read_reissue },
+	{ "read last response lost, later ACK", DEF, 8, read_last_lost },
+	{ "read responses late, not lost", DEF, 8, read_late_response },
+	{ "atomic response lost, later ACK", DEF, 8, atomic_lost },
+	{ "fence waits for READ", DEF, 8, fence_read },
+	{ "fence waits only for READ and atomic", DEF, 8, fence_no_read },
+	{ "max_rd_atomic", DEF, 8, rd_atomic_limit },
+	{ "window of 4 PSNs", CFG(RC, 3, 2, 8, 2, 4, 0), 8, window },
+	{ "READ larger than the window", CFG(RC, 3, 2, 8, 2, 2, 0), 8,
+	  window_read },
+	{ "LOCAL completes in order", DEF, 8, local_in_order },
+	{ "LOCAL runs once across go-back", DEF, 8, local_once },
+	{ "fenced LOCAL waits for all", DEF, 8, local_fence },
+	{ "LOCAL only", DEF, 8, local_first },
+	{ "ghost and duplicate responses", DEF, 8, ghost_dup },
+	{ "malformed responses dropped", DEF, 8, malformed },
+	{ "READ response for a SEND", DEF, 8, bad_resp_read },
+	{ "atomic ACK for a READ", DEF, 8, bad_resp_atomic },
+	{ "flush after RETRY_EXC", DEF, 8, flush },
+	{ "local failure", DEF, 8, local_fail },
+	{ "ring full", DEF, 4, ring_full },
+	{ "post checks", DEF, 8, post_checks },
+	{ "no READ without max_rd_atomic", CFG(RC, 3, 2, 8, 0, 16, 0), 8,
+	  no_rd_atomic },
+	{ "UD", CFG(UD, 0, 0, 0, 0, 0, 0), 8, ud },
+	{ "UC", CFG(UC, 0, 0, 0, 0, 0, 0), 8, uc },
+};
+
+static void scenario_desc(const struct scenario *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(scenario, scenarios, scenario_desc);
+
+/* Starting PSNs: plain, just below the half, and wrapping early on. */
+static const u32 bases[] = { 0, 0x7ffffd, 0xfffffe };
+
+static struct {
+	struct rmp_req r;
+	struct rmp_req_wqe ring[8];
+	u64 now;
+} h;
+
+#define CHECK(l, r)							\
+	KUNIT_ASSERT_EQ_MSG(test, (s64)(l), (s64)(r),			\
+			    "%s: step %u, base %#x", c->name, i, base)
+
+static void run_step(struct kunit *test, const struct scenario *c, u32 base,
+		     u32 i)
+{
+	const struct step *s = &c->steps[i];
+	struct rmp_hdr_fields f = {};
+	struct rmp_req_done done;
+	struct rmp_req_pkt pkt;
+	struct rmp_req_rsp out;
+	int ret;
+
+	switch (s->op) {
+	case S_POST:
+		CHECK(rmp_req_post(&h.r, s->kind, s->len, s->flags),
+		      s->ret);
+		break;
+	case S_TX:
+		ret = rmp_req_next(&h.r, h.now, &pkt);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s: step %u, base %#x",
+				    c->name, i, base);
+		CHECK(pkt.slot, s->slot);
+		CHECK(pkt.psn, at(base, s->psn));
+		CHECK(pkt.pos, s->kind);
+		CHECK(pkt.offset, s->off);
+		CHECK(pkt.len, s->len);
+		CHECK(pkt.ackreq, !!(s->flags & A));
+		CHECK(pkt.retry, !!(s->flags & R));
+		CHECK(pkt.sport, 0xc132);
+		CHECK(pkt.kind, h.ring[s->slot].kind);
+		break;
+	case S_TXL:
+		ret = rmp_req_next(&h.r, h.now, &pkt);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s: step %u, base %#x",
+				    c->name, i, base);
+		CHECK(pkt.kind, RMP_REQ_LOCAL);
+		CHECK(pkt.slot, s->slot);
+		break;
+	case S_NOTX:
+		CHECK(rmp_req_next(&h.r, h.now, &pkt), s->ret);
+		break;
+	case S_RSP:
+		f.bth.opcode = s->opcode;
+		f.bth.psn = at(base, s->psn);
+		f.aeth.syndrome = s->syn;
+		f.aeth.msn = 7;
+		f.payload_len = s->len;
+		memset(&out, 0xa5, sizeof(out));
+		CHECK(rmp_req_ack(&h.r, h.now, &f, &out), s->ret);
+		CHECK(out.action, s->act);
+		if (s->act == RMP_REQ_RSP_READ || s->act == RMP_REQ_RSP_ATOMIC)
+			CHECK(out.slot, s->slot);
+		if (s->act == RMP_REQ_RSP_READ) {
+			CHECK(out.offset, s->off);
+			CHECK(out.len, s->len);
+		}
+		break;
+	case S_WAIT:
+		h.now += s->val;
+		break;
+	case S_TIMER:
+		CHECK(rmp_req_timer(&h.r, h.now), s->ret);
+		break;
+	case S_DONE:
+		ret = rmp_req_complete(&h.r, &done);
+		KUNIT_ASSERT_EQ_MSG(test, ret, 0, "%s: step %u, base %#x",
+				    c->name, i, base);
+		CHECK(done.slot, s->slot);
+		CHECK(done.status, s->kind);
+		CHECK(done.kind, h.ring[s->slot].kind);
+		break;
+	case S_NODONE:
+		CHECK(rmp_req_complete(&h.r, &done), s->ret);
+		break;
+	case S_FLUSH:
+		rmp_req_flush(&h.r);
+		break;
+	case S_FAIL:
+		CHECK(rmp_req_fail(&h.r, s->slot, s->kind), s->ret);
+		break;
+	case S_STAT:
+		CHECK(*(const u64 *)((const char *)&h.r.stats + s->off), s->val);
+		break;
+	case S_DEADLINE:
+		CHECK(rmp_req_deadline(&h.r) ?
+		      rmp_req_deadline(&h.r) - h.now : 0, s->val);
+		break;
+	case S_STATE:
+		CHECK(h.r.state, s->val);
+		break;
+	}
+}
+
+static void rmp_req__scenarios(struct kunit *test)
+{
+	const struct scenario *c = test->param_value;
+	u32 b, i;
+
+	for (b = 0; b < ARRAY_SIZE(bases); b++) {
+		u32 base = bases[b];
+
+		memset(&h, 0, sizeof(h));
+		h.now = 1000;
+		KUNIT_ASSERT_EQ(test, rmp_req_init(&h.r, h.ring, c->nslots,
+						   &c->cfg, base), 0);
+		for (i = 0; c->steps[i].op != S_END; i++)
+			run_step(test, c, base, i);
+	}
+}
+
+/* ---- Remote errors ---------------------------------------------------- */
+
+struct nak_case {
+	const char *name;
+	u8 code;
+	u8 status;
+};
+
+static const struct nak_case nak_cases[] = {
+	{ "invalid request", RMP_NAK_INV_REQ, RMP_REQ_ERR_REM_INV_REQ },
+	{ "remote access", RMP_NAK_REM_ACCESS, RMP_REQ_ERR_REM_ACCESS },
+	{ "remote operational", RMP_NAK_REM_OP, RMP_REQ_ERR_REM_OP },
+	{ "invalid RD request", RMP_NAK_INV_RD_REQ,
+	  RMP_REQ_ERR_REM_INV_RD_REQ },
+	{ "reserved code 5", 5, RMP_REQ_ERR_BAD_RESP },
+	{ "reserved code 31", 31, RMP_REQ_ERR_BAD_RESP },
+};
+
+static void nak_desc(const struct nak_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(nak, nak_cases, nak_desc);
+
+static void rmp_req_ack__remote_errors(struct kunit *test)
+{
+	const struct nak_case *c = test->param_value;
+	const struct rmp_req_cfg cfg = DEF;
+	struct rmp_hdr_fields f = {};
+	struct rmp_req_done done;
+	struct rmp_req_pkt pkt;
+	struct rmp_req_rsp out;
+	u32 base = 0xfffffe;
+	int i;
+
+	memset(&h, 0, sizeof(h));
+	KUNIT_ASSERT_EQ(test, rmp_req_init(&h.r, h.ring, 8, &cfg, base), 0);
+	/* SEND at base, WRITE at base + 1 and + 2, SEND at base + 3. */
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&h.r, RMP_REQ_SEND, 10, 0), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&h.r, RMP_REQ_WRITE, 2048, 0), 1);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&h.r, RMP_REQ_SEND, 10, 0), 2);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, 0, &pkt), 0);
+	KUNIT_ASSERT_EQ(test, pkt.psn, at(base, 3));
+
+	/* The NAK names the WRITE's last packet. */
+	f.bth.opcode = RMP_OP_RC_ACKNOWLEDGE;
+	f.bth.psn = at(base, 2);
+	f.aeth.syndrome = rmp_aeth_syn_nak(c->code);
+	KUNIT_EXPECT_EQ(test, rmp_req_ack(&h.r, 0, &f, &out),
+			(unsigned int)(ES | ED | EE));
+	KUNIT_EXPECT_EQ(test, h.r.state, RMP_REQ_ERROR);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&h.r, 0, &pkt), -EIO);
+	KUNIT_EXPECT_EQ(test, rmp_req_deadline(&h.r), 0ULL);
+
+	KUNIT_ASSERT_EQ(test, rmp_req_complete(&h.r, &done), 0);
+	KUNIT_EXPECT_EQ(test, done.slot, 0U);
+	KUNIT_EXPECT_EQ(test, done.status, RMP_REQ_OK);
+	KUNIT_ASSERT_EQ(test, rmp_req_complete(&h.r, &done), 0);
+	KUNIT_EXPECT_EQ(test, done.slot, 1U);
+	KUNIT_EXPECT_EQ(test, done.kind, RMP_REQ_WRITE);
+	KUNIT_EXPECT_EQ(test, done.status, c->status);
+	KUNIT_EXPECT_EQ(test, rmp_req_complete(&h.r, &done), -EAGAIN);
+
+	rmp_req_flush(&h.r);
+	KUNIT_ASSERT_EQ(test, rmp_req_complete(&h.r, &done), 0);
+	KUNIT_EXPECT_EQ(test, done.slot, 2U);
+	KUNIT_EXPECT_EQ(test, done.status, RMP_REQ_ERR_FLUSH);
+	KUNIT_EXPECT_EQ(test, rmp_req_complete(&h.r, &done), -ENODATA);
+}
+
+/* ---- RNR retry 7 ------------------------------------------------------ */
+
+static void rmp_req_ack__rnr_infinite(struct kunit *test)
+{
+	const struct rmp_req_cfg cfg = CFG(RC, 0, 7, 8, 2, 16, 0);
+	struct rmp_hdr_fields f = {};
+	struct rmp_req_done done;
+	struct rmp_req_pkt pkt;
+	struct rmp_req_rsp out;
+	u64 now = 5;
+	int i;
+
+	memset(&h, 0, sizeof(h));
+	KUNIT_ASSERT_EQ(test, rmp_req_init(&h.r, h.ring, 8, &cfg, 0xffffff), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&h.r, RMP_REQ_SEND, 10, 0), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, now, &pkt), 0);
+	f.bth.opcode = RMP_OP_RC_ACKNOWLEDGE;
+	f.bth.psn = 0xffffff;
+	for (i = 0; i < 300; i++) {
+		f.aeth.syndrome = rmp_aeth_syn_rnr(i % 32);
+		KUNIT_ASSERT_EQ(test, rmp_req_ack(&h.r, now, &f, &out), 0U);
+		KUNIT_ASSERT_EQ(test, rmp_req_deadline(&h.r),
+				now + rmp_req_rnr_ns(i % 32));
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, now, &pkt), -EAGAIN);
+		now = rmp_req_deadline(&h.r);
+		KUNIT_ASSERT_EQ(test, rmp_req_timer(&h.r, now),
+				(unsigned int)ES);
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, now, &pkt), 0);
+		KUNIT_ASSERT_EQ(test, pkt.psn, 0xffffffU);
+		KUNIT_ASSERT_TRUE(test, pkt.retry);
+	}
+	KUNIT_EXPECT_EQ(test, h.r.stats.rnr_naks, 300ULL);
+	f.aeth.syndrome = rmp_aeth_syn_ack(0);
+	KUNIT_EXPECT_EQ(test, rmp_req_ack(&h.r, now, &f, &out),
+			(unsigned int)(ES | ED));
+	KUNIT_ASSERT_EQ(test, rmp_req_complete(&h.r, &done), 0);
+	KUNIT_EXPECT_EQ(test, done.status, RMP_REQ_OK);
+}
+
+/* ---- Helpers and setup ------------------------------------------------ */
+
+static void rmp_req_udp_sport__convention(struct kunit *test)
+{
+	/* Reference values computed independently. */
+	KUNIT_EXPECT_EQ(test, rmp_req_udp_sport(0, 0x11, 0x12), 0xc132);
+	KUNIT_EXPECT_EQ(test, rmp_req_udp_sport(0, 0xabcdef, 0x123456),
+			0xc3c8);
+	KUNIT_EXPECT_EQ(test, rmp_req_udp_sport(0, 0x123456, 0xabcdef),
+			0xc3c8);
+	KUNIT_EXPECT_EQ(test, rmp_req_udp_sport(0, 0xffffff, 0xffffff),
+			0xff21);
+	KUNIT_EXPECT_EQ(test, rmp_req_udp_sport(0, 1, 0), 0xc000);
+	KUNIT_EXPECT_EQ(test, rmp_req_udp_sport(0xfffff, 1, 2), 0xffc0);
+	KUNIT_EXPECT_EQ(test, rmp_req_udp_sport(0x12345, 0, 0), 0xe341);
+}
+
+static void rmp_req_timers__codes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rmp_req_timeout_ns(0), 0ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_timeout_ns(1), 8192ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_timeout_ns(8), T);
+	KUNIT_EXPECT_EQ(test, rmp_req_timeout_ns(14), 67108864ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_timeout_ns(31), 8796093022208ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_rnr_ns(0), 655360000ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_rnr_ns(1), 10000ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_rnr_ns(5), 60000ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_rnr_ns(14), 1280000ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_rnr_ns(18), 5120000ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_rnr_ns(25), 61440000ULL);
+	KUNIT_EXPECT_EQ(test, rmp_req_rnr_ns(31), 491520000ULL);
+}
+
+struct init_case {
+	const char *name;
+	struct rmp_req_cfg cfg;
+	u32 nslots;
+	int err;
+};
+
+#define ICFG(q, mtu_, retry, rnr, tmo, win)				\
+	{ .qpt = RMP_QPT_##q, .mtu = (mtu_), .retry_cnt = (retry),	\
+	  .rnr_retry = (rnr), .timeout = (tmo), .max_inflight = (win) }
+
+static const struct init_case init_cases[] = {
+	{ "RC", ICFG(RC, 1024, 7, 7, 31, 0), 8, 0 },
+	{ "UD", ICFG(UD, 4096, 0, 0, 0, 0), 1, 0 },
+	{ "UC", ICFG(UC, 256, 0, 0, 0, 0), 2, 0 },
+	{ "largest window", ICFG(RC, 256, 7, 7, 14, RMP_REQ_INFLIGHT_MAX), 8,
+	  0 },
+	{ "largest ring", ICFG(RC, 1024, 7, 7, 14, 0), RMP_REQ_RING_MAX, 0 },
+	{ "RD", ICFG(RD, 1024, 7, 7, 14, 0), 8, -EINVAL },
+	{ "no type", ICFG(NONE, 1024, 7, 7, 14, 0), 8, -EINVAL },
+	{ "mtu 128", ICFG(RC, 128, 7, 7, 14, 0), 8, -EINVAL },
+	{ "mtu 8192", ICFG(RC, 8192, 7, 7, 14, 0), 8, -EINVAL },
+	{ "mtu 1500", ICFG(RC, 1500, 7, 7, 14, 0), 8, -EINVAL },
+	{ "retry 8", ICFG(RC, 1024, 8, 7, 14, 0), 8, -EINVAL },
+	{ "rnr retry 8", ICFG(RC, 1024, 7, 8, 14, 0), 8, -EINVAL },
+	{ "timeout 32", ICFG(RC, 1024, 7, 7, 32, 0), 8, -EINVAL },
+	{ "window too large", ICFG(RC, 1024, 7, 7, 14,
+				   RMP_REQ_INFLIGHT_MAX + 1), 8, -EINVAL },
+	{ "ring 0", ICFG(RC, 1024, 7, 7, 14, 0), 0, -EINVAL },
+	{ "ring 6", ICFG(RC, 1024, 7, 7, 14, 0), 6, -EINVAL },
+	{ "ring too large", ICFG(RC, 1024, 7, 7, 14, 0),
+	  2 * RMP_REQ_RING_MAX, -EINVAL },
+};
+
+static void init_desc(const struct init_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(init, init_cases, init_desc);
+
+static struct rmp_req_wqe big_ring[RMP_REQ_RING_MAX];
+
+static void rmp_req_init__validates(struct kunit *test)
+{
+	const struct init_case *c = test->param_value;
+	struct rmp_req r;
+
+	memset(&r, 0xa5, sizeof(r));
+	KUNIT_EXPECT_EQ(test, rmp_req_init(&r, big_ring, c->nslots, &c->cfg,
+					   0x1abcdef), c->err);
+	if (c->err) {
+		KUNIT_EXPECT_EQ(test, r.mask, 0xa5a5a5a5U);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, r.mask, c->nslots - 1);
+	KUNIT_EXPECT_EQ(test, r.una, 0xabcdefU);
+	KUNIT_EXPECT_EQ(test, r.next_psn, 0xabcdefU);
+	KUNIT_EXPECT_EQ(test, r.max_inflight,
+			c->cfg.max_inflight ?: RMP_REQ_INFLIGHT_DEFAULT);
+	KUNIT_EXPECT_EQ(test, r.ack_every, RMP_REQ_ACK_EVERY_DEFAULT);
+	KUNIT_EXPECT_EQ(test, r.retries_left, c->cfg.retry_cnt);
+	KUNIT_EXPECT_EQ(test, r.rnr_left, c->cfg.rnr_retry);
+	KUNIT_EXPECT_EQ(test, r.state, RMP_REQ_RUN);
+	KUNIT_EXPECT_EQ(test, rmp_req_deadline(&r), 0ULL);
+}
+
+/* A 2 GiB WRITE at MTU 256 spans 2^23 PSNs, half the PSN space. */
+static void rmp_req_post__largest_message(struct kunit *test)
+{
+	struct rmp_req_cfg cfg = ICFG(RC, 256, 7, 7, 14,
+				      RMP_REQ_INFLIGHT_MAX);
+	struct rmp_hdr_fields f = {};
+	struct rmp_req_done done;
+	struct rmp_req_pkt pkt;
+	struct rmp_req_rsp out;
+	u32 i, base = 0xfffff0;
+
+	cfg.max_rd_atomic = 1;
+	memset(&h, 0, sizeof(h));
+	KUNIT_ASSERT_EQ(test, rmp_req_init(&h.r, h.ring, 8, &cfg, base), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&h.r, RMP_REQ_WRITE, BIT(31), 0),
+			0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&h.r, RMP_REQ_READ, BIT(31), 0),
+			1);
+	KUNIT_EXPECT_EQ(test, h.ring[0].npsn, RMP_REQ_INFLIGHT_MAX);
+	KUNIT_EXPECT_EQ(test, h.ring[1].first_psn, at(base, 1 << 23));
+	for (i = 0; i < RMP_REQ_INFLIGHT_MAX; i++) {
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, 0, &pkt), 0);
+		if (pkt.psn != at(base, i) || pkt.offset != i * 256)
+			KUNIT_ASSERT_EQ(test, pkt.psn, at(base, i));
+	}
+	KUNIT_EXPECT_EQ(test, pkt.pos, RMP_REQ_LAST);
+	KUNIT_EXPECT_TRUE(test, pkt.ackreq);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&h.r, 0, &pkt), -EAGAIN);
+
+	/* A response for the oldest PSN is neither stale nor a ghost. */
+	f.bth.opcode = RMP_OP_RC_ACKNOWLEDGE;
+	f.bth.psn = base;
+	KUNIT_EXPECT_EQ(test, rmp_req_ack(&h.r, 0, &f, &out),
+			(unsigned int)ES);
+	f.bth.psn = at(base, RMP_REQ_INFLIGHT_MAX - 1);
+	KUNIT_EXPECT_EQ(test, rmp_req_ack(&h.r, 0, &f, &out),
+			(unsigned int)(ES | ED));
+	KUNIT_ASSERT_EQ(test, rmp_req_complete(&h.r, &done), 0);
+	KUNIT_EXPECT_EQ(test, h.r.stats.ghost_rsps + h.r.stats.dup_rsps, 0ULL);
+
+	/* The READ asks for everything at once. */
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.psn, at(base, 1 << 23));
+	KUNIT_EXPECT_EQ(test, pkt.len, 0x80000000U);
+	KUNIT_EXPECT_EQ(test, rmp_req_post(&h.r, RMP_REQ_SEND, 1, 0), 2);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&h.r, 0, &pkt), -EAGAIN);
+}
+
+/* ---- Randomized: model responder over a lossy, reordering link -------- */
+
+#define SIM_WQES	1500
+#define SIM_RING	32
+#define SIM_MTU		256U
+#define SIM_LINK	2048
+
+struct sim_case {
+	const char *name;
+	u32 seed;
+	u32 base;
+	u32 loss;	/* per 1000, each direction */
+	u32 dup;	/* per 1000 */
+	u32 jitter;	/* ns added at random; reorders when > spacing */
+	u32 rnr;	/* per 1000 SENDs refused with an RNR NAK */
+	u32 window;
+};
+
+static const struct sim_case sim_cases[] = {
+	{ "clean", 1, 0, 0, 0, 0, 0, 64 },
+	{ "loss 2%", 2, 0xffff00, 20, 0, 0, 0, 64 },
+	{ "loss 10%, small window", 3, 0x7fffa0, 100, 0, 0, 0, 8 },
+	{ "reordering", 4, 0xfffff0, 0, 0, 400, 0, 64 },
+	{ "duplicates", 5, 0, 0, 50, 150, 0, 32 },
+	{ "RNR", 6, 0xffffc0, 0, 0, 0, 50, 64 },
+	{ "everything", 7, 0xfffe00, 30, 20, 300, 20, 32 },
+	{ "everything, window 1", 8, 0xfffffc, 30, 20, 300, 20, 1 },
+};
+
+static void sim_desc(const struct sim_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(sim, sim_cases, sim_desc);
+
+struct sim_wqe {
+	u8 kind;
+	u8 flags;
+	u32 len;
+	u32 got;		/* READ: response packets placed, bitmap */
+	u64 atomic;		/* value stored by the ATOMIC response */
+	u32 msg;		/* message number at the responder */
+	u32 completions;
+};
+
+struct sim_pkt {
+	u64 at;
+	u64 seq;		/* FIFO among packets due at the same time */
+	bool rsp;
+	/* request */
+	struct rmp_req_pkt req;
+	u32 wqe;
+	/* response */
+	u8 opcode;
+	u8 syn;
+	u32 psn;
+	u32 msn;
+	u32 len;
+	u64 orig;
+};
+
+static struct {
+	struct rmp_req r;
+	struct rmp_req_wqe ring[SIM_RING];
+	u32 slot_wqe[SIM_RING];
+	struct sim_wqe w[SIM_WQES];
+	struct sim_pkt link[SIM_LINK];
+	u32 nlink;
+	u64 seq;
+	u64 wire_free[2];
+	u32 rng;
+	u64 now;
+	u32 posted;
+	u32 completed;
+	u32 nmsgs;
+
+	/* The model responder: an in-order RC responder. */
+	u32 epsn;
+	u32 msn;
+	bool nak_sent;
+	u32 msg_off;		/* bytes of the current message received */
+	u32 delivered;		/* messages delivered */
+	u64 atomic_by_psn[256];	/* replay cache, indexed by PSN % 256 */
+} sim;
+
+static u32 sim_rand(void)
+{
+	/* xorshift32 */
+	sim.rng ^= sim.rng << 13;
+	sim.rng ^= sim.rng >> 17;
+	sim.rng ^= sim.rng << 5;
+	return sim.rng;
+}
+
+static bool sim_chance(u32 per_mille)
+{
+	return sim_rand() % 1000 < per_mille;
+}
+
+static void sim_send(struct kunit *test, const struct sim_case *c,
+		     const struct sim_pkt *p)
+{
+	u32 copies = 1 + sim_chance(c->dup);
+	u64 *wire = &sim.wire_free[p->rsp];
+
+	/* The wire serializes, 100 ns a packet; jitter reorders nearby. */
+	if (*wire < sim.now)
+		*wire = sim.now;
+	*wire += 100;
+	while (copies--) {
+		if (sim_chance(c->loss))
+			continue;
+		KUNIT_ASSERT_LT(test, sim.nlink, (u32)SIM_LINK);
+		sim.link[sim.nlink] = *p;
+		sim.link[sim.nlink].at = *wire + 2000 +
+			(c->jitter ? sim_rand() % c->jitter : 0);
+		sim.link[sim.nlink].seq = sim.seq++;
+		sim.nlink++;
+	}
+}
+
+static void sim_respond(struct kunit *test, const struct sim_case *c,
+			u8 opcode, u8 syn, u32 psn, u32 len, u64 orig)
+{
+	struct sim_pkt p = {
+		.rsp = true, .opcode = opcode, .syn = syn, .psn = psn,
+		.msn = sim.msn, .len = len, .orig = orig,
+	};
+
+	sim_send(test, c, &p);
+}
+
+static void sim_ack(struct kunit *test, const struct sim_case *c)
+{
+	sim_respond(test, c, RMP_OP_RC_ACKNOWLEDGE, rmp_aeth_syn_ack(0x1f),
+		    rmp_psn_sub(sim.epsn, 1), 0, 0);
+}
+
+static void sim_read_responses(struct kunit *test, const struct sim_case *c,
+			       u32 psn, u32 len)
+{
+	u32 n = len / SIM_MTU + (len % SIM_MTU || !len);
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		u8 op = n == 1 ? RMP_OP_RC_READ_RESPONSE_ONLY :
+			!i ? RMP_OP_RC_READ_RESPONSE_FIRST :
+			i == n - 1 ? RMP_OP_RC_READ_RESPONSE_LAST :
+			RMP_OP_RC_READ_RESPONSE_MIDDLE;
+		u32 l = i == n - 1 ? len - i * SIM_MTU : SIM_MTU;
+
+		sim_respond(test, c, op, rmp_aeth_syn_ack(0x1f),
+			    rmp_psn_add(psn, i), l, 0);
+	}
+}
+
+/* The responder receives a request packet. */
+static void sim_request(struct kunit *test, const struct sim_case *c,
+			const struct sim_pkt *p)
+{
+	const struct rmp_req_pkt *q = &p->req;
+	struct sim_wqe *w = &sim.w[p->wqe];
+	s32 d = rmp_psn_diff(q->psn, sim.epsn);
+
+	if (d > 0) {
+		if (!sim.nak_sent)
+			sim_respond(test, c, RMP_OP_RC_ACKNOWLEDGE,
+				    rmp_aeth_syn_nak(RMP_NAK_PSN_SEQ),
+				    sim.epsn, 0, 0);
+		sim.nak_sent = true;
+		return;
+	}
+	if (d < 0) {
+		/* Duplicate: READs and atomics are answered again. */
+		if (q->kind == RMP_REQ_READ)
+			sim_read_responses(test, c, q->psn, q->len);
+		else if (q->kind == RMP_REQ_ATOMIC)
+			sim_respond(test, c, RMP_OP_RC_ATOMIC_ACKNOWLEDGE,
+				    rmp_aeth_syn_ack(0x1f), q->psn, 0,
+				    sim.atomic_by_psn[q->psn % 256]);
+		else
+			sim_ack(test, c);	/* C9-105: ACK again */
+		return;
+	}
+
+	/* In order.  SEND FIRST/ONLY may find no receive WQE. */
+	if (q->kind == RMP_REQ_SEND && (q->pos & RMP_REQ_FIRST) &&
+	    sim_chance(c->rnr)) {
+		sim_respond(test, c, RMP_OP_RC_ACKNOWLEDGE,
+			    rmp_aeth_syn_rnr(1 + sim_rand() % 4), q->psn, 0, 0);
+		sim.nak_sent = true;
+		return;
+	}
+	sim.nak_sent = false;
+
+	/* Messages reach the responder whole, in order, once. */
+	KUNIT_ASSERT_EQ(test, w->msg, sim.delivered);
+	KUNIT_ASSERT_EQ(test, (u32)q->kind, (u32)w->kind);
+	if (q->kind == RMP_REQ_READ) {
+		KUNIT_ASSERT_EQ(test, q->offset, 0U);
+		KUNIT_ASSERT_EQ(test, q->len, w->len);
+		sim.epsn = rmp_psn_add(sim.epsn, w->len / SIM_MTU +
+				       (w->len % SIM_MTU || !w->len));
+		sim.msn++;
+		sim.delivered++;
+		sim_read_responses(test, c, q->psn, q->len);
+		return;
+	}
+	if (q->kind == RMP_REQ_ATOMIC) {
+		sim.epsn = rmp_psn_add(sim.epsn, 1);
+		sim.msn++;
+		sim.delivered++;
+		sim.atomic_by_psn[q->psn % 256] = 0x1000000000ULL + p->wqe;
+		sim_respond(test, c, RMP_OP_RC_ATOMIC_ACKNOWLEDGE,
+			    rmp_aeth_syn_ack(0x1f), q->psn, 0,
+			    sim.atomic_by_psn[q->psn % 256]);
+		return;
+	}
+	KUNIT_ASSERT_EQ(test, !!(q->pos & RMP_REQ_FIRST), !sim.msg_off);
+	KUNIT_ASSERT_EQ(test, q->offset, sim.msg_off);
+	sim.msg_off += q->len;
+	sim.epsn = rmp_psn_add(sim.epsn, 1);
+	if (q->pos & RMP_REQ_LAST) {
+		KUNIT_ASSERT_EQ(test, sim.msg_off, w->len);
+		sim.msg_off = 0;
+		sim.msn++;
+		sim.delivered++;
+	}
+	if (q->ackreq)
+		sim_ack(test, c);
+}
+
+/* The requester receives a response packet: the kernel's part. */
+static void sim_response(struct kunit *test, const struct sim_pkt *p)
+{
+	struct rmp_hdr_fields f = {};
+	struct rmp_req_rsp out;
+	struct sim_wqe *w;
+
+	f.bth.opcode = p->opcode;
+	f.bth.psn = p->psn;
+	f.aeth.syndrome = p->syn;
+	f.aeth.msn = p->msn;
+	f.atmack.orig = p->orig;
+	f.payload_len = p->len;
+	rmp_req_ack(&sim.r, sim.now, &f, &out);
+	KUNIT_ASSERT_NE(test, sim.r.state, RMP_REQ_ERROR);
+
+	switch (out.action) {
+	case RMP_REQ_RSP_READ:
+		w = &sim.w[sim.slot_wqe[out.slot]];
+		KUNIT_ASSERT_EQ(test, (u32)w->kind, (u32)RMP_REQ_READ);
+		KUNIT_ASSERT_EQ(test, out.offset % SIM_MTU, 0U);
+		KUNIT_ASSERT_EQ(test, out.len, p->len);
+		KUNIT_ASSERT_LE(test, out.offset + out.len, w->len);
+		w->got |= 1U << (out.offset / SIM_MTU);
+		break;
+	case RMP_REQ_RSP_ATOMIC:
+		w = &sim.w[sim.slot_wqe[out.slot]];
+		KUNIT_ASSERT_EQ(test, (u32)w->kind, (u32)RMP_REQ_ATOMIC);
+		w->atomic = p->orig;
+		break;
+	}
+}
+
+static void sim_post(struct kunit *test)
+{
+	while (sim.posted < SIM_WQES) {
+		struct sim_wqe *w = &sim.w[sim.posted];
+		u32 x = sim_rand() % 100;
+		int slot;
+
+		if (x < 30)
+			w->kind = RMP_REQ_SEND;
+		else if (x < 60)
+			w->kind = RMP_REQ_WRITE;
+		else if (x < 80)
+			w->kind = RMP_REQ_READ;
+		else if (x < 92)
+			w->kind = RMP_REQ_ATOMIC;
+		else
+			w->kind = RMP_REQ_LOCAL;
+		w->len = w->kind == RMP_REQ_ATOMIC ? 8 :
+			 w->kind == RMP_REQ_LOCAL ? 0 : sim_rand() % 3000;
+		w->flags = sim_chance(100) ? RMP_REQ_F_FENCE : 0;
+		slot = rmp_req_post(&sim.r, w->kind, w->len, w->flags);
+		if (slot == -ENOSPC)
+			return;
+		KUNIT_ASSERT_GE(test, slot, 0);
+		KUNIT_ASSERT_EQ(test, (u32)slot, sim.posted % SIM_RING);
+		sim.slot_wqe[slot] = sim.posted;
+		if (w->kind != RMP_REQ_LOCAL)
+			w->msg = sim.nmsgs++;
+		sim.posted++;
+	}
+}
+
+static void sim_complete(struct kunit *test)
+{
+	struct rmp_req_done done;
+
+	while (!rmp_req_complete(&sim.r, &done)) {
+		u32 id = sim.slot_wqe[done.slot];
+		struct sim_wqe *w = &sim.w[id];
+		u32 n = w->len / SIM_MTU + (w->len % SIM_MTU || !w->len);
+
+		KUNIT_ASSERT_EQ(test, id, sim.completed);
+		KUNIT_ASSERT_EQ(test, (u32)done.status, (u32)RMP_REQ_OK);
+		KUNIT_ASSERT_EQ(test, (u32)done.kind, (u32)w->kind);
+		w->completions++;
+		if (w->kind == RMP_REQ_READ)
+			KUNIT_ASSERT_EQ(test, w->got, (u32)((1ULL << n) - 1));
+		if (w->kind == RMP_REQ_ATOMIC)
+			KUNIT_ASSERT_EQ(test, w->atomic, 0x1000000000ULL + id);
+		sim.completed++;
+	}
+}
+
+static void rmp_req__random_link(struct kunit *test)
+{
+	const struct sim_case *c = test->param_value;
+	const struct rmp_req_cfg cfg = {
+		.qpt = RMP_QPT_RC, .mtu = SIM_MTU, .retry_cnt = 7,
+		.rnr_retry = 7, .timeout = 5, .max_rd_atomic = 4,
+		.max_inflight = c->window, .ack_every = 8,
+		.lqpn = 0x42, .rqpn = 0x43,
+	};
+	u32 steps = 0, i;
+
+	memset(&sim, 0, sizeof(sim));
+	sim.rng = c->seed * 2654435761U + 1;
+	sim.now = 1;
+	sim.epsn = c->base;
+	KUNIT_ASSERT_EQ(test, rmp_req_init(&sim.r, sim.ring, SIM_RING, &cfg,
+					   c->base), 0);
+
+	while (sim.completed < SIM_WQES) {
+		struct rmp_req_pkt pkt;
+		u64 next = 0;
+		u32 first = 0;
+
+		KUNIT_ASSERT_LT(test, ++steps, 2000000U);
+		sim_post(test);
+		while (!rmp_req_next(&sim.r, sim.now, &pkt)) {
+			struct sim_pkt p = { .req = pkt };
+
+			if (pkt.kind == RMP_REQ_LOCAL)
+				continue;
+			p.wqe = sim.slot_wqe[pkt.slot];
+			KUNIT_ASSERT_EQ(test, pkt.sport,
+					rmp_req_udp_sport(0, 0x42, 0x43));
+			sim_send(test, c, &p);
+		}
+		sim_complete(test);
+		if (sim.completed == SIM_WQES)
+			break;
+
+		/* Advance to the next event: a delivery or the deadline. */
+		for (i = 0; i < sim.nlink; i++) {
+			const struct sim_pkt *p = &sim.link[i];
+
+			if (!next || p->at < next ||
+			    (p->at == next && p->seq < sim.link[first].seq)) {
+				next = p->at;
+				first = i;
+			}
+		}
+		if (rmp_req_deadline(&sim.r) &&
+		    (!next || rmp_req_deadline(&sim.r) <= next)) {
+			sim.now = rmp_req_deadline(&sim.r);
+			rmp_req_timer(&sim.r, sim.now);
+			KUNIT_ASSERT_NE(test, sim.r.state, RMP_REQ_ERROR);
+			continue;
+		}
+		KUNIT_ASSERT_TRUE_MSG(test, next != 0, "stalled at WQE %u",
+				      sim.completed);
+		if (next > sim.now)
+			sim.now = next;
+		{
+			struct sim_pkt p = sim.link[first];
+
+			sim.link[first] = sim.link[--sim.nlink];
+			if (p.rsp)
+				sim_response(test, &p);
+			else
+				sim_request(test, c, &p);
+		}
+	}
+
+	for (i = 0; i < SIM_WQES; i++)
+		KUNIT_ASSERT_EQ(test, sim.w[i].completions, 1U);
+	KUNIT_EXPECT_EQ(test, sim.delivered, sim.nmsgs);
+	KUNIT_EXPECT_EQ(test, sim.r.una, sim.r.post_psn);
+	KUNIT_EXPECT_EQ(test, sim.epsn, sim.r.post_psn);
+	if (c->loss)
+		KUNIT_EXPECT_GT(test, sim.r.stats.retrans, 0ULL);
+	if (!c->loss && !c->jitter && !c->rnr && !c->dup)
+		KUNIT_EXPECT_EQ(test, sim.r.stats.retrans, 0ULL);
+	kunit_info(test, "%s: %llu packets, %llu resent, %llu timeouts, %llu seq NAKs, %llu RNR NAKs, %llu implicit\n",
+		   c->name, (unsigned long long)sim.r.stats.pkts,
+		   (unsigned long long)sim.r.stats.retrans,
+		   (unsigned long long)sim.r.stats.timeouts,
+		   (unsigned long long)sim.r.stats.seq_naks,
+		   (unsigned long long)sim.r.stats.rnr_naks,
+		   (unsigned long long)sim.r.stats.implicit_naks);
+}
+
+static struct kunit_case rmp_req_cases[] = {
+	KUNIT_CASE(rmp_req_udp_sport__convention),
+	KUNIT_CASE(rmp_req_timers__codes),
+	KUNIT_CASE_PARAM(rmp_req_init__validates, init_gen_params),
+	KUNIT_CASE_PARAM(rmp_req__scenarios, scenario_gen_params),
+	KUNIT_CASE_PARAM(rmp_req_ack__remote_errors, nak_gen_params),
+	KUNIT_CASE(rmp_req_ack__rnr_infinite),
+	KUNIT_CASE(rmp_req_post__largest_message),
+	KUNIT_CASE_PARAM(rmp_req__random_link, sim_gen_params),
+	{}
+};
+
+static struct kunit_suite rmp_req_suite = {
+	.name = "rmp_req",
+	.test_cases = rmp_req_cases,
+};
+
+kunit_test_suites(&rmp_req_suite);
