@@ -438,6 +438,7 @@ int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 	flags = rmp_opcode_info(in->opcode)->flags;
 	memset(out, 0, sizeof(*out));
 	rmp_resp_describe(resp, in, flags, out);
+	out->last &= status == RMP_RESP_OK;
 
 	switch (status) {
 	case RMP_RESP_OK:

@@ -248,7 +248,8 @@ enum rmp_resp_status {
  * @verdict: &enum rmp_resp_verdict
  * @first: EXECUTE: the packet begins a message (a SEND takes a receive WQE)
  * @last: EXECUTE: the packet ends a message; once executed the MSN counts
- *	it, and a SEND or a WRITE with immediate completes its receive WQE
+ *	it, and a SEND or a WRITE with immediate completes its receive WQE.
+ *	From rmp_resp_executed(), true only if execution succeeded
  * @offset: EXECUTE, SEND or WRITE: offset of the payload in its message
  * @va: EXECUTE, WRITE: where the payload goes
  * @rkey: EXECUTE, WRITE: R_Key of the WRITE

@@ -477,6 +477,9 @@ static void rmp_resp_packet__scripts(struct kunit *test)
 							      s->orig, &out),
 					    0, "step %u", i);
 			KUNIT_EXPECT_EQ_MSG(test, out.verdict, EXE, "step %u", i);
+			KUNIT_EXPECT_EQ_MSG(test, out.last,
+					    s->done && s->status == RMP_RESP_OK,
+					    "step %u", i);
 		}
 		KUNIT_EXPECT_EQ_MSG(test, out.reply.kind, s->reply, "step %u", i);
 		if (s->reply == RMP_RESP_REPLY_ACK ||
@@ -806,6 +809,66 @@ static void rmp_resp_packet__retires_ancient_resources(struct kunit *test)
 	in.dma_len = big + 1;
 	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.verdict, INV);
+}
+
+struct from_hdr_case {
+	const char *desc;
+	u8 op;
+	u32 payload;
+	bool reth;
+	bool atmeth;
+};
+
+static void from_hdr_desc(const struct from_hdr_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->desc);
+}
+
+static const struct from_hdr_case from_hdr_cases[] = {
+	{ "send only", RMP_OP_RC_SEND_ONLY, 12, false, false },
+	{ "write first", RMP_OP_RC_WRITE_FIRST, MTU, true, false },
+	{ "write middle", RMP_OP_RC_WRITE_MIDDLE, MTU, false, false },
+	{ "read request", RMP_OP_RC_READ_REQUEST, 0, true, false },
+	{ "compare and swap", RMP_OP_RC_COMPARE_SWAP, 0, false, true },
+};
+
+KUNIT_ARRAY_PARAM(from_hdr, from_hdr_cases, from_hdr_desc);
+
+/* Built, parsed as the kernel would, and handed to the responder. */
+static void rmp_resp_in_from_hdr__fields(struct kunit *test)
+{
+	const struct from_hdr_case *c = test->param_value;
+	struct rmp_hdr_fields f = {}, p;
+	struct rmp_resp_in in;
+	u8 buf[128] = {};
+	int hlen;
+
+	f.bth.opcode = c->op;
+	f.bth.psn = 0xabcdef;
+	f.bth.ackreq = true;
+	f.bth.pad = rmp_hdr_pad(c->payload);
+	f.reth.va = 0x1122334455667788ULL;
+	f.reth.rkey = 0x99;
+	f.reth.len = 0x4321;
+	f.atmeth.va = 0x8877665544332210ULL;
+	f.atmeth.rkey = 0x77;
+	hlen = rmp_hdr_build(&f, buf, sizeof(buf));
+	KUNIT_ASSERT_GT(test, hlen, 0);
+	KUNIT_ASSERT_EQ(test,
+			rmp_hdr_parse(&p, buf, sizeof(buf),
+				      hlen + c->payload + f.bth.pad +
+				      RMP_ICRC_SIZE, NULL), 0);
+
+	memset(&in, 0xa5, sizeof(in));
+	rmp_resp_in_from_hdr(&in, &p);
+	KUNIT_EXPECT_EQ(test, in.psn, 0xabcdefU);
+	KUNIT_EXPECT_EQ(test, in.opcode, c->op);
+	KUNIT_EXPECT_TRUE(test, in.ackreq);
+	KUNIT_EXPECT_EQ(test, in.payload_len, c->payload);
+	KUNIT_EXPECT_EQ(test, in.va, c->reth ? f.reth.va :
+				     c->atmeth ? f.atmeth.va : 0);
+	KUNIT_EXPECT_EQ(test, in.rkey, c->reth ? 0x99U : c->atmeth ? 0x77U : 0);
+	KUNIT_EXPECT_EQ(test, in.dma_len, c->reth ? 0x4321U : 0);
 }
 
 /* --- randomized: model requester over a lossy, duplicating link -------- */
@@ -1280,6 +1343,7 @@ static struct kunit_case rmp_resp_cases[] = {
 	KUNIT_CASE_PARAM(rmp_resp_read_next__packets, read_gen_params),
 	KUNIT_CASE_PARAM(rmp_resp_packet__duplicate_read_ranges,
 			 dupread_gen_params),
+	KUNIT_CASE_PARAM(rmp_resp_in_from_hdr__fields, from_hdr_gen_params),
 	KUNIT_CASE(rmp_resp_packet__placement),
 	KUNIT_CASE(rmp_resp_executed__misuse),
 	KUNIT_CASE(rmp_resp_flush_ack__acks_the_tail),
