@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RC responder transport state machine.
+ *
+ * DESIGN NOTES
+ *
+ * Every request packet is judged in two steps.  rmp_resp_packet() looks at
+ * the PSN first (IBTA order of checks): before the expected PSN is a
+ * duplicate, after it is a sequence error, and only a packet at the
+ * expected PSN has its opcode sequence and lengths checked.  Such a packet
+ * is returned as EXECUTE and nothing is committed yet, because executing it
+ * may still fail: no receive WQE (RNR: the requester retries the same PSN,
+ * so the expected PSN, the message in progress and the MSN must not move),
+ * or a bad R_Key.  rmp_resp_executed() commits or refuses.  The kernel runs
+ * the two back to back for one packet, never interleaving another.
+ *
+ * A NAK that tells the requester where to resume (PSN sequence error, RNR)
+ * is sent once: packets after the expected PSN that were already in flight
+ * are dropped silently until the expected PSN arrives, as they would
+ * otherwise each draw a NAK and restart the requester again and again.
+ *
+ * ACKs carry the expected PSN minus one and are cumulative, so the engine
+ * only decides when one is due: when the packet asks (AckReq), after
+ * ack_every unacknowledged packets, and for every duplicate SEND/WRITE
+ * (the requester is retrying because an ACK went missing).  READ responses
+ * and atomic ACKs acknowledge everything before them as well.
+ *
+ * A READ or atomic takes a resource from a ring the caller sized by
+ * max_dest_rd_atomic, evicting the oldest.  A duplicate READ is served from
+ * the resource whose PSN range contains its PSN: the requester resends a
+ * READ for the part whose responses it lacks, with the PSN of the first
+ * missing response, so the request may name any sub-range of the original
+ * as long as its responses fit into the original's PSNs.  A duplicate
+ * atomic is answered with the saved original value and never executed
+ * again.  With no matching resource the duplicate is dropped.
+ *
+ * EXTENSION (multipath): with out-of-order acceptance, the PSN check
+ * becomes rmp_rxwin_accept() on @win: packets inside the window are placed
+ * at once (a multipath requester makes every packet self-describing) and
+ * completions follow rmp_rxwin_advance(), in MSN order; ACKs then carry a
+ * SACK from rmp_rxwin_sack().  The in-order mode below keeps @win with
+ * nothing held, so only @win.epsn matters.
+ */
+#include "resp.h"
+
+static const u32 rmp_resp_mtus[] = { 256, 512, 1024, 2048, 4096 };
+
+/* Response packets a READ of @len bytes takes: at least one. */
+static u32 rmp_resp_read_npkts(u32 len, u32 mtu)
+{
+	return len ? (u32)(((u64)len + mtu - 1) / mtu) : 1;
+}
+
+/**
+ * rmp_resp_init() - set up the responder of a QP entering RTR
+ * @resp: responder
+ * @cfg: parameters
+ * @res: READ/atomic resources, @nres entries, owned by the caller
+ * @nres: max_dest_rd_atomic; 0 refuses every READ and atomic
+ *
+ * Return: 0; -EINVAL for a bad MTU, RNR timer code, window size or a
+ * missing @res; -EOPNOTSUPP for out-of-order acceptance, not implemented
+ * yet.  @resp is untouched on error.
+ */
+int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
+		  struct rmp_resp_res *res, u32 nres)
+{
+	struct rmp_rxwin win;
+	bool mtu_ok = false;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(rmp_resp_mtus); i++)
+		mtu_ok |= cfg->mtu == rmp_resp_mtus[i];
+	if (!mtu_ok || cfg->min_rnr_timer > RMP_AETH_VALUE_MASK ||
+	    (nres && !res))
+		return -EINVAL;
+	/* EXTENSION (multipath): accept within cfg->win_size. */
+	if (cfg->ooo)
+		return -EOPNOTSUPP;
+	if (rmp_rxwin_init(&win, cfg->epsn, RMP_RXWIN_MIN))
+		return -EINVAL;
+
+	memset(resp, 0, sizeof(*resp));
+	resp->mtu = cfg->mtu;
+	resp->ack_every = cfg->ack_every;
+	resp->min_rnr_timer = cfg->min_rnr_timer;
+	resp->access = cfg->access;
+	resp->win = win;
+	resp->res = res;
+	resp->nres = nres;
+	for (i = 0; i < nres; i++)
+		memset(&res[i], 0, sizeof(res[i]));
+	return 0;
+}
+
+static void rmp_resp_ack(struct rmp_resp *resp, struct rmp_resp_reply *reply,
+			 u8 syndrome, u32 psn)
+{
+	reply->kind = RMP_RESP_REPLY_ACK;
+	reply->syndrome = syndrome;
+	reply->psn = rmp_psn_mask(psn);
+	reply->msn = resp->msn;
+	resp->unacked = 0;
+}
+
+static u8 rmp_resp_syn_ack(void)
+{
+	return rmp_aeth_syn_ack(RMP_AETH_CREDITS_INVALID);
+}
+
+/* Fatal NAK: the responder drops everything from now on. */
+static void rmp_resp_fatal(struct rmp_resp *resp, struct rmp_resp_out *out,
+			   enum rmp_nak_code code, u32 psn)
+{
+	rmp_resp_ack(resp, &out->reply, rmp_aeth_syn_nak(code), psn);
+	resp->error = true;
+	out->error = true;
+}
+
+/* Index of the @i-th newest resource. */
+static u32 rmp_resp_res_idx(const struct rmp_resp *resp, u32 i)
+{
+	return (resp->res_head + resp->nres - 1 - i) % resp->nres;
+}
+
+/* Newest resource of @kind whose PSNs contain @psn, or -1. */
+static int rmp_resp_find(const struct rmp_resp *resp, u8 kind, u32 psn)
+{
+	u32 i;
+
+	for (i = 0; i < resp->res_count; i++) {
+		u32 idx = rmp_resp_res_idx(resp, i);
+		const struct rmp_resp_res *r = &resp->res[idx];
+
+		if (r->kind == kind && rmp_psn_in_window(psn, r->psn, r->npkts))
+			return (int)idx;
+	}
+	return -1;
+}
+
+/* Consume @n PSNs in order. */
+static void rmp_resp_advance(struct rmp_resp *resp, u32 n)
+{
+	u32 epsn = rmp_psn_add(resp->win.epsn, n);
+
+	/* In-order mode holds nothing in the window, so re-basing it is
+	 * exact.  EXTENSION (multipath): mark the READ's PSNs received.
+	 */
+	if (n == 1) {
+		rmp_rxwin_accept(&resp->win, resp->win.epsn);
+		rmp_rxwin_advance(&resp->win);
+	} else {
+		rmp_rxwin_init(&resp->win, epsn, resp->win.size);
+	}
+
+	while (resp->res_count) {
+		u32 idx = rmp_resp_res_idx(resp, resp->res_count - 1);
+		struct rmp_resp_res *r = &resp->res[idx];
+
+		if (rmp_psn_sub(epsn, r->psn) <= RMP_RESP_RES_HORIZON)
+			break;
+		r->kind = RMP_RESP_RES_FREE;
+		resp->res_count--;
+	}
+}
+
+/* Opcode sequence, permissions and length rules of a packet in sequence. */
+static bool rmp_resp_valid(const struct rmp_resp *resp,
+			   const struct rmp_resp_in *in, u32 flags)
+{
+	bool first = flags & RMP_OPF_FIRST, last = flags & RMP_OPF_LAST;
+	u32 len = in->payload_len, mtu = resp->mtu;
+
+	switch (resp->msg) {
+	case RMP_RESP_MSG_NONE:
+		if (!first)
+			return false;
+		break;
+	case RMP_RESP_MSG_SEND:
+		if (first || !(flags & RMP_OPF_SEND))
+			return false;
+		break;
+	default:
+		if (first || !(flags & RMP_OPF_WRITE))
+			return false;
+		break;
+	}
+
+	if (flags & (RMP_OPF_READ | RMP_OPF_ATOMIC)) {
+		if (!resp->nres || len)
+			return false;
+	}
+	if (((flags & RMP_OPF_WRITE) && first &&
+	     !(resp->access & RMP_RESP_ALLOW_WRITE)) ||
+	    ((flags & RMP_OPF_READ) && !(resp->access & RMP_RESP_ALLOW_READ)) ||
+	    ((flags & RMP_OPF_ATOMIC) &&
+	     !(resp->access & RMP_RESP_ALLOW_ATOMIC)))
+		return false;
+
+	if (first && last) {
+		if (len > mtu)
+			return false;
+	} else if (!last) {
+		if (len != mtu)
+			return false;
+	} else if (!len || len > mtu) {
+		return false;
+	}
+
+	if (flags & RMP_OPF_WRITE) {
+		u32 left = first ? in->dma_len : resp->msg_left;
+
+		/* A LAST ends the RETH's length exactly; before it, some
+		 * must remain for the LAST.
+		 */
+		if (last ? len != left : len >= left)
+			return false;
+	}
+	if (flags & RMP_OPF_READ) {
+		/* The second bound only bites for MTUs below 1024: responses
+		 * spanning half the PSN space would break PSN ordering.
+		 */
+		if (in->dma_len > RMP_RESP_MAX_READ_LEN ||
+		    rmp_resp_read_npkts(in->dma_len, mtu) > RMP_RESP_RES_HORIZON)
+			return false;
+	}
+	if ((flags & RMP_OPF_ATOMIC) && (in->va & 7))
+		return false;
+	return true;
+}
+
+static void rmp_resp_read_start(const struct rmp_resp *resp,
+				struct rmp_resp_read *cur, u32 idx, u32 psn,
+				u64 va, u32 len)
+{
+	const struct rmp_resp_res *r = &resp->res[idx];
+
+	memset(cur, 0, sizeof(*cur));
+	cur->res = idx;
+	cur->psn = rmp_psn_mask(psn);
+	cur->va = va;
+	cur->offset = (u32)(va - r->va);
+	cur->rkey = r->rkey;
+	cur->left = len;
+	cur->npkts = rmp_resp_read_npkts(len, resp->mtu);
+	cur->mtu = resp->mtu;
+	cur->msn = resp->msn;
+}
+
+/* A packet from before the expected PSN. */
+static void rmp_resp_duplicate(struct rmp_resp *resp,
+			       const struct rmp_resp_in *in, u32 flags,
+			       struct rmp_resp_out *out)
+{
+	const struct rmp_resp_res *r;
+	u64 off;
+	int idx;
+
+	out->verdict = RMP_RESP_DUPLICATE;
+	if (flags & (RMP_OPF_SEND | RMP_OPF_WRITE)) {
+		rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(),
+			     rmp_psn_sub(resp->win.epsn, 1));
+		return;
+	}
+
+	if (flags & RMP_OPF_READ) {
+		idx = rmp_resp_find(resp, RMP_RESP_RES_READ, in->psn);
+		if (idx < 0)
+			return;
+		r = &resp->res[idx];
+		off = in->va - r->va;
+		/* Within the original bytes, and its responses within the
+		 * original PSNs.
+		 */
+		if (in->rkey != r->rkey || in->va < r->va || off > r->len ||
+		    in->dma_len > r->len - off ||
+		    rmp_resp_read_npkts(in->dma_len, resp->mtu) >
+		    r->npkts - rmp_psn_sub(in->psn, r->psn))
+			return;
+		out->reply.kind = RMP_RESP_REPLY_READ;
+		rmp_resp_read_start(resp, &out->reply.read, idx, in->psn,
+				    in->va, in->dma_len);
+		return;
+	}
+
+	idx = rmp_resp_find(resp, RMP_RESP_RES_ATOMIC, in->psn);
+	if (idx < 0)
+		return;
+	r = &resp->res[idx];
+	if (r->opcode != in->opcode || r->va != in->va || r->rkey != in->rkey)
+		return;
+	rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(), in->psn);
+	out->reply.kind = RMP_RESP_REPLY_ATOMIC_ACK;
+	out->reply.orig = r->orig;
+}
+
+/* What the kernel needs to execute the packet; shared by both steps. */
+static void rmp_resp_describe(const struct rmp_resp *resp,
+			      const struct rmp_resp_in *in, u32 flags,
+			      struct rmp_resp_out *out)
+{
+	out->verdict = RMP_RESP_EXECUTE;
+	out->first = flags & RMP_OPF_FIRST;
+	out->last = flags & RMP_OPF_LAST;
+	if (!(flags & (RMP_OPF_SEND | RMP_OPF_WRITE)))
+		return;
+	out->offset = out->first ? 0 : resp->msg_off;
+	if (flags & RMP_OPF_WRITE) {
+		out->va = out->first ? in->va : resp->msg_va + resp->msg_off;
+		out->rkey = out->first ? in->rkey : resp->msg_rkey;
+	}
+}
+
+/**
+ * rmp_resp_packet() - judge a request packet
+ * @resp: responder
+ * @in: the packet's fields
+ * @out: the decision; for EXECUTE, rmp_resp_executed() completes it
+ *
+ * Return: 0, or -EBUSY if the previous EXECUTE has not been reported with
+ * rmp_resp_executed(); @out is then untouched.
+ */
+int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,
+		    struct rmp_resp_out *out)
+{
+	const struct rmp_opcode_info *info = rmp_opcode_info(in->opcode);
+	s32 d;
+
+	if (resp->pending)
+		return -EBUSY;
+	memset(out, 0, sizeof(*out));
+	out->verdict = RMP_RESP_DROP;
+	if (resp->error || !info || info->qpt != RMP_QPT_RC ||
+	    !(info->flags & RMP_OPF_REQ))
+		return 0;
+
+	d = rmp_psn_diff(in->psn, resp->win.epsn);
+	if (d < 0) {
+		rmp_resp_duplicate(resp, in, info->flags, out);
+		return 0;
+	}
+	if (d > 0) {
+		/* EXTENSION (multipath): accept inside the window. */
+		out->verdict = RMP_RESP_OUT_OF_SEQ;
+		if (!resp->nak_sent) {
+			rmp_resp_ack(resp, &out->reply,
+				     rmp_aeth_syn_nak(RMP_NAK_PSN_SEQ),
+				     resp->win.epsn);
+			resp->nak_sent = true;
+		}
+		return 0;
+	}
+
+	resp->nak_sent = false;
+	if (!rmp_resp_valid(resp, in, info->flags)) {
+		out->verdict = RMP_RESP_INVALID;
+		rmp_resp_fatal(resp, out, RMP_NAK_INV_REQ, in->psn);
+		return 0;
+	}
+	rmp_resp_describe(resp, in, info->flags, out);
+	resp->cur = *in;
+	resp->pending = true;
+	return 0;
+}
+
+/* Take the next resource slot for the request being executed. */
+static u32 rmp_resp_take(struct rmp_resp *resp, u8 kind, u32 npkts, u64 orig)
+{
+	u32 idx = resp->res_head;
+	struct rmp_resp_res *r = &resp->res[idx];
+
+	r->kind = kind;
+	r->opcode = resp->cur.opcode;
+	r->psn = resp->cur.psn;
+	r->npkts = npkts;
+	r->va = resp->cur.va;
+	r->rkey = resp->cur.rkey;
+	r->len = kind == RMP_RESP_RES_READ ? resp->cur.dma_len : 0;
+	r->orig = orig;
+	resp->res_head = (idx + 1) % resp->nres;
+	if (resp->res_count < resp->nres)
+		resp->res_count++;
+	return idx;
+}
+
+/* Commit a SEND or WRITE packet. */
+static void rmp_resp_commit_data(struct rmp_resp *resp, u32 flags,
+				 struct rmp_resp_out *out)
+{
+	const struct rmp_resp_in *in = &resp->cur;
+
+	if (out->last) {
+		resp->msg = RMP_RESP_MSG_NONE;
+		resp->msg_off = 0;
+		resp->msn = (resp->msn + 1) & RMP_RESP_MSN_MASK;
+	} else if (out->first) {
+		resp->msg = flags & RMP_OPF_SEND ? RMP_RESP_MSG_SEND :
+						   RMP_RESP_MSG_WRITE;
+		resp->msg_off = in->payload_len;
+		resp->msg_va = in->va;
+		resp->msg_rkey = in->rkey;
+		resp->msg_left = in->dma_len - in->payload_len;
+	} else {
+		resp->msg_off += in->payload_len;
+		resp->msg_left -= in->payload_len;
+	}
+	rmp_resp_advance(resp, 1);
+
+	resp->unacked++;
+	if (in->ackreq || (resp->ack_every && resp->unacked >= resp->ack_every))
+		rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(), in->psn);
+}
+
+/**
+ * rmp_resp_executed() - report how executing the EXECUTE packet went
+ * @resp: responder
+ * @status: outcome
+ * @orig: for an atomic that succeeded, the original value at its address
+ * @out: the decision, refined: EXECUTE with what to send; @out->error if
+ *	the responder entered the error state
+ *
+ * On success the packet is committed: the expected PSN moves past it (past
+ * all of a READ's response PSNs), a completed message counts in the MSN,
+ * and a READ or atomic takes a resource.  On RNR nothing moves.
+ *
+ * Return: 0, or -EINVAL if no EXECUTE is pending or @status is out of
+ * range; @out is then untouched.
+ */
+int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
+		      u64 orig, struct rmp_resp_out *out)
+{
+	const struct rmp_resp_in *in = &resp->cur;
+	u32 flags, npkts, idx;
+
+	if (!resp->pending || (u32)status >= RMP_RESP_STATUS_MAX)
+		return -EINVAL;
+	resp->pending = false;
+	flags = rmp_opcode_info(in->opcode)->flags;
+	memset(out, 0, sizeof(*out));
+	rmp_resp_describe(resp, in, flags, out);
+	out->last &= status == RMP_RESP_OK;
+
+	switch (status) {
+	case RMP_RESP_OK:
+		break;
+	case RMP_RESP_RNR:
+		rmp_resp_ack(resp, &out->reply,
+			     rmp_aeth_syn_rnr(resp->min_rnr_timer), in->psn);
+		resp->nak_sent = true;
+		return 0;
+	case RMP_RESP_REM_ACCESS:
+		rmp_resp_fatal(resp, out, RMP_NAK_REM_ACCESS, in->psn);
+		return 0;
+	case RMP_RESP_REM_OP:
+		rmp_resp_fatal(resp, out, RMP_NAK_REM_OP, in->psn);
+		return 0;
+	default:
+		rmp_resp_fatal(resp, out, RMP_NAK_INV_REQ, in->psn);
+		return 0;
+	}
+
+	if (flags & (RMP_OPF_SEND | RMP_OPF_WRITE)) {
+		rmp_resp_commit_data(resp, flags, out);
+		return 0;
+	}
+
+	resp->msn = (resp->msn + 1) & RMP_RESP_MSN_MASK;
+	resp->unacked = 0;
+	if (flags & RMP_OPF_READ) {
+		npkts = rmp_resp_read_npkts(in->dma_len, resp->mtu);
+		idx = rmp_resp_take(resp, RMP_RESP_RES_READ, npkts, 0);
+		out->reply.kind = RMP_RESP_REPLY_READ;
+		rmp_resp_read_start(resp, &out->reply.read, idx, in->psn,
+				    in->va, in->dma_len);
+		rmp_resp_advance(resp, npkts);
+		return 0;
+	}
+
+	rmp_resp_take(resp, RMP_RESP_RES_ATOMIC, 1, orig);
+	rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(), in->psn);
+	out->reply.kind = RMP_RESP_REPLY_ATOMIC_ACK;
+	out->reply.orig = orig;
+	rmp_resp_advance(resp, 1);
+	return 0;
+}
+
+/**
+ * rmp_resp_read_next() - produce the next READ response packet
+ * @cur: cursor from a %RMP_RESP_REPLY_READ reply
+ * @pkt: filled in with the packet to send
+ *
+ * May be called in batches: the cursor keeps its place.  The kernel sends
+ * all of a READ's responses before replies to later requests.
+ *
+ * Return: true if @pkt was filled in, false once all have been produced.
+ */
+bool rmp_resp_read_next(struct rmp_resp_read *cur,
+			struct rmp_resp_read_pkt *pkt)
+{
+	u32 len;
+
+	if (!cur->npkts)
+		return false;
+
+	len = cur->left < cur->mtu ? cur->left : cur->mtu;
+	memset(pkt, 0, sizeof(*pkt));
+	if (cur->npkts == 1)
+		pkt->opcode = cur->started ? RMP_OP_RC_READ_RESPONSE_LAST :
+					     RMP_OP_RC_READ_RESPONSE_ONLY;
+	else
+		pkt->opcode = cur->started ? RMP_OP_RC_READ_RESPONSE_MIDDLE :
+					     RMP_OP_RC_READ_RESPONSE_FIRST;
+	pkt->psn = cur->psn;
+	pkt->va = cur->va;
+	pkt->offset = cur->offset;
+	pkt->rkey = cur->rkey;
+	pkt->len = len;
+	pkt->aeth = pkt->opcode != RMP_OP_RC_READ_RESPONSE_MIDDLE;
+	if (pkt->aeth) {
+		pkt->syndrome = rmp_resp_syn_ack();
+		pkt->msn = cur->msn;
+	}
+
+	cur->started = true;
+	cur->psn = rmp_psn_add(cur->psn, 1);
+	cur->va += len;
+	cur->offset += len;
+	cur->left -= len;
+	cur->npkts--;
+	return true;
+}
+
+/**
+ * rmp_resp_flush_ack() - acknowledge what no ACK has covered yet
+ * @resp: responder
+ * @reply: filled in with an ACK when one is due
+ *
+ * For a timer or the end of a receive batch: executed packets that asked
+ * for no ACK are acknowledged eventually.
+ *
+ * Return: true if @reply holds an ACK to send.
+ */
+bool rmp_resp_flush_ack(struct rmp_resp *resp, struct rmp_resp_reply *reply)
+{
+	if (!resp->unacked || resp->error)
+		return false;
+	memset(reply, 0, sizeof(*reply));
+	rmp_resp_ack(resp, reply, rmp_resp_syn_ack(),
+		     rmp_psn_sub(resp->win.epsn, 1));
+	return true;
+}
+
+/**
+ * rmp_resp_set_error() - stop responding, e.g. when the QP is moved to error
+ * @resp: responder
+ *
+ * Every later packet is dropped; a pending EXECUTE is abandoned.
+ */
+void rmp_resp_set_error(struct rmp_resp *resp)
+{
+	resp->error = true;
+	resp->pending = false;
+}

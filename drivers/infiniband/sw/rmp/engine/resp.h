@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RC responder transport: what the responder does with each request packet,
+ * and the transport state it keeps (IBTA vol. 1 ch. 9.7).
+ */
+#ifndef RMP_ENGINE_RESP_H
+#define RMP_ENGINE_RESP_H
+
+#include "compat.h"
+#include "psn.h"
+#include "hdr.h"
+#include "rxwin.h"
+
+#define RMP_RESP_MSN_MASK	0x00ffffffU
+/* Largest RDMA READ the responder accepts: the IBTA message size limit. */
+#define RMP_RESP_MAX_READ_LEN	0x80000000U
+/*
+ * A READ/atomic resource this many PSNs behind the expected PSN is retired:
+ * no requester can still be retrying it, and keeping it would let a
+ * duplicate from the next lap of the 24-bit PSN space match it.
+ */
+#define RMP_RESP_RES_HORIZON	0x00400000U
+
+/* Remote operations the QP permits (its remote access flags). */
+#define RMP_RESP_ALLOW_WRITE	BIT(0)
+#define RMP_RESP_ALLOW_READ	BIT(1)
+#define RMP_RESP_ALLOW_ATOMIC	BIT(2)
+
+/**
+ * struct rmp_resp_config - responder parameters, fixed from RTR
+ * @epsn: first PSN expected (the QP's rq_psn)
+ * @mtu: path MTU in bytes: 256, 512, 1024, 2048 or 4096
+ * @min_rnr_timer: 5-bit RNR timer code carried in RNR NAKs
+ * @access: RMP_RESP_ALLOW_* bits
+ * @ack_every: send an ACK after this many unacknowledged request packets
+ *	even if none asked for one; 0 to ACK only when asked
+ * @ooo: accept packets out of order within the receive window (multipath,
+ *	negotiated peers only); false for a standard peer
+ * @win_size: receive window size for @ooo, see rmp_rxwin_init()
+ */
+struct rmp_resp_config {
+	u32 epsn;
+	u32 mtu;
+	u8 min_rnr_timer;
+	u8 access;
+	u32 ack_every;
+	bool ooo;
+	u32 win_size;
+};
+
+/**
+ * enum rmp_resp_res_kind - what a READ/atomic resource remembers
+ * @RMP_RESP_RES_FREE: slot unused
+ * @RMP_RESP_RES_READ: an RDMA READ, replayable over any sub-range
+ * @RMP_RESP_RES_ATOMIC: an atomic and the original value it returned
+ */
+enum rmp_resp_res_kind {
+	RMP_RESP_RES_FREE,
+	RMP_RESP_RES_READ,
+	RMP_RESP_RES_ATOMIC,
+};
+
+/**
+ * struct rmp_resp_res - one READ/atomic responder resource
+ * @kind: &enum rmp_resp_res_kind
+ * @opcode: request opcode
+ * @psn: PSN of the request, the first PSN of a READ's responses
+ * @npkts: PSNs the request consumed: response packets of a READ, 1 for an
+ *	atomic
+ * @va: requested virtual address
+ * @rkey: requested R_Key
+ * @len: READ length in bytes
+ * @orig: atomic: original value at @va, returned again on a duplicate
+ *
+ * The caller owns the array (max_dest_rd_atomic entries) and may keep
+ * per-slot data of its own alongside it, indexed like it (e.g. the MR a
+ * READ reads from); a slot is reused, evicting the oldest, when a new READ
+ * or atomic executes (&rmp_resp_read.res says which).
+ */
+struct rmp_resp_res {
+	u8 kind;
+	u8 opcode;
+	u32 psn;
+	u32 npkts;
+	u64 va;
+	u32 rkey;
+	u32 len;
+	u64 orig;
+};
+
+/**
+ * struct rmp_resp_in - the parts of a request packet the responder judges
+ * @psn: BTH PSN
+ * @opcode: BTH opcode, &enum rmp_opcode
+ * @ackreq: BTH AckReq bit
+ * @payload_len: payload bytes, pad excluded
+ * @va: RETH or AtomicETH virtual address
+ * @rkey: RETH or AtomicETH R_Key
+ * @dma_len: RETH DMA length
+ *
+ * @va, @rkey and @dma_len are read only for opcodes that carry them.
+ */
+struct rmp_resp_in {
+	u32 psn;
+	u8 opcode;
+	bool ackreq;
+	u32 payload_len;
+	u64 va;
+	u32 rkey;
+	u32 dma_len;
+};
+
+/**
+ * struct rmp_resp_read - cursor over the responses to one RDMA READ
+ * @res: index of the resource the READ occupies
+ * @psn: PSN of the next response
+ * @va: address of the next response's first byte
+ * @offset: offset of the next response's first byte from the original
+ *	READ's address
+ * @rkey: R_Key of the READ
+ * @left: bytes still to send
+ * @npkts: responses still to send
+ * @mtu: path MTU
+ * @msn: MSN for the responses that carry an AETH
+ * @started: the first response has been produced
+ *
+ * Self-contained: it stays valid whatever the responder does meanwhile.
+ */
+struct rmp_resp_read {
+	u32 res;
+	u32 psn;
+	u64 va;
+	u32 offset;
+	u32 rkey;
+	u32 left;
+	u32 npkts;
+	u32 mtu;
+	u32 msn;
+	bool started;
+};
+
+/**
+ * struct rmp_resp_read_pkt - one READ response packet to send
+ * @opcode: RMP_OP_RC_READ_RESPONSE_{FIRST,MIDDLE,LAST,ONLY}
+ * @psn: BTH PSN
+ * @va: address of the payload
+ * @offset: offset of the payload from the original READ's address
+ * @rkey: R_Key to read with
+ * @len: payload bytes
+ * @aeth: the opcode carries an AETH: @syndrome and @msn
+ * @syndrome: AETH syndrome, an ACK
+ * @msn: AETH MSN
+ */
+struct rmp_resp_read_pkt {
+	u8 opcode;
+	u32 psn;
+	u64 va;
+	u32 offset;
+	u32 rkey;
+	u32 len;
+	bool aeth;
+	u8 syndrome;
+	u32 msn;
+};
+
+/**
+ * enum rmp_resp_reply_kind - what the responder sends back
+ * @RMP_RESP_REPLY_NONE: nothing
+ * @RMP_RESP_REPLY_ACK: an ACKNOWLEDGE packet; the syndrome says ACK, RNR
+ *	NAK or NAK
+ * @RMP_RESP_REPLY_ATOMIC_ACK: an ATOMIC ACKNOWLEDGE with the original value
+ * @RMP_RESP_REPLY_READ: READ responses, produced by rmp_resp_read_next()
+ */
+enum rmp_resp_reply_kind {
+	RMP_RESP_REPLY_NONE,
+	RMP_RESP_REPLY_ACK,
+	RMP_RESP_REPLY_ATOMIC_ACK,
+	RMP_RESP_REPLY_READ,
+};
+
+/**
+ * struct rmp_resp_reply - a response to send
+ * @kind: &enum rmp_resp_reply_kind
+ * @syndrome: AETH syndrome (ACK and ATOMIC_ACK)
+ * @psn: BTH PSN (ACK and ATOMIC_ACK)
+ * @msn: AETH MSN (ACK and ATOMIC_ACK)
+ * @orig: AtomicAckETH original value (ATOMIC_ACK)
+ * @read: response cursor (READ)
+ *
+ * Replies go out in the order they are produced.  ACKs are cumulative: of
+ * several ACKs (not NAKs) produced with nothing else in between, sending
+ * only the last is enough.
+ */
+struct rmp_resp_reply {
+	u8 kind;
+	u8 syndrome;
+	u32 psn;
+	u32 msn;
+	u64 orig;
+	struct rmp_resp_read read;
+};
+
+/**
+ * enum rmp_resp_verdict - what rmp_resp_packet() made of a request packet
+ * @RMP_RESP_EXECUTE: new and in sequence: execute it (place data, take a
+ *	receive WQE, run the atomic, check the READ's R_Key) and report with
+ *	rmp_resp_executed()
+ * @RMP_RESP_DUPLICATE: executed before: send the reply (ACK again, replay
+ *	READ responses or an atomic's result), none if no resource matches
+ * @RMP_RESP_OUT_OF_SEQ: a PSN after the expected one: send the PSN
+ *	sequence error NAK, or nothing once one is outstanding
+ * @RMP_RESP_INVALID: in sequence but malformed (opcode sequence, lengths,
+ *	operation not permitted): send the invalid request NAK; the responder
+ *	is now in error
+ * @RMP_RESP_DROP: discard silently: not an RC request opcode, or the
+ *	responder is in error
+ */
+enum rmp_resp_verdict {
+	RMP_RESP_EXECUTE,
+	RMP_RESP_DUPLICATE,
+	RMP_RESP_OUT_OF_SEQ,
+	RMP_RESP_INVALID,
+	RMP_RESP_DROP,
+};
+
+/**
+ * enum rmp_resp_status - how executing a request went
+ * @RMP_RESP_OK: done; for an atomic, the original value is passed along
+ * @RMP_RESP_RNR: no receive WQE: RNR NAK, the requester retries the packet
+ * @RMP_RESP_REM_ACCESS: R_Key or range violation: NAK, responder in error
+ * @RMP_RESP_REM_OP: could not complete the operation: NAK, responder in
+ *	error
+ * @RMP_RESP_REM_INVALID: invalid request found while executing (e.g. a
+ *	SEND longer than the receive WQE): NAK, responder in error
+ * @RMP_RESP_STATUS_MAX: number of statuses
+ */
+enum rmp_resp_status {
+	RMP_RESP_OK,
+	RMP_RESP_RNR,
+	RMP_RESP_REM_ACCESS,
+	RMP_RESP_REM_OP,
+	RMP_RESP_REM_INVALID,
+	RMP_RESP_STATUS_MAX,
+};
+
+/**
+ * struct rmp_resp_out - decision about one request packet
+ * @verdict: &enum rmp_resp_verdict
+ * @first: EXECUTE: the packet begins a message (a SEND takes a receive WQE)
+ * @last: EXECUTE: the packet ends a message; once executed the MSN counts
+ *	it, and a SEND or a WRITE with immediate completes its receive WQE.
+ *	From rmp_resp_executed(), true only if execution succeeded
+ * @offset: EXECUTE, SEND or WRITE: offset of the payload in its message
+ * @va: EXECUTE, WRITE: where the payload goes
+ * @rkey: EXECUTE, WRITE: R_Key of the WRITE
+ * @error: the responder entered the error state: send @reply, then move the
+ *	QP to error
+ * @reply: what to send
+ */
+struct rmp_resp_out {
+	u8 verdict;
+	bool first;
+	bool last;
+	u32 offset;
+	u64 va;
+	u32 rkey;
+	bool error;
+	struct rmp_resp_reply reply;
+};
+
+/**
+ * enum rmp_resp_msg - message in progress on the receive side
+ * @RMP_RESP_MSG_NONE: none: the next packet must begin a message
+ * @RMP_RESP_MSG_SEND: a SEND: only SEND MIDDLE or LAST may follow
+ * @RMP_RESP_MSG_WRITE: a WRITE: only WRITE MIDDLE or LAST may follow
+ */
+enum rmp_resp_msg {
+	RMP_RESP_MSG_NONE,
+	RMP_RESP_MSG_SEND,
+	RMP_RESP_MSG_WRITE,
+};
+
+/**
+ * struct rmp_resp - RC responder transport state of one QP
+ * @mtu: path MTU in bytes
+ * @ack_every: &rmp_resp_config.ack_every
+ * @min_rnr_timer: RNR timer code
+ * @access: RMP_RESP_ALLOW_* bits
+ * @ooo: out-of-order acceptance (reserved for multipath)
+ * @win: receive window; @win.epsn is the expected PSN
+ * @msn: message sequence number: messages completed, modulo 2^24
+ * @msg: &enum rmp_resp_msg in progress
+ * @msg_off: bytes of the message in progress received so far
+ * @msg_va: WRITE in progress: its RETH address
+ * @msg_rkey: WRITE in progress: its R_Key
+ * @msg_left: WRITE in progress: bytes its RETH announced still to come
+ * @nak_sent: a NAK that asks the requester to resume at @win.epsn is
+ *	outstanding; further out-of-sequence packets are dropped silently
+ *	until @win.epsn arrives
+ * @error: a fatal NAK was sent; every packet is dropped
+ * @pending: an EXECUTE verdict awaits rmp_resp_executed()
+ * @unacked: request packets executed since the last acknowledgment
+ * @cur: the request awaiting rmp_resp_executed()
+ * @res: READ/atomic resources, owned by the caller
+ * @nres: entries in @res (max_dest_rd_atomic)
+ * @res_head: slot the next resource takes
+ * @res_count: resources in use, the newest just before @res_head
+ */
+struct rmp_resp {
+	u32 mtu;
+	u32 ack_every;
+	u8 min_rnr_timer;
+	u8 access;
+	bool ooo;
+
+	struct rmp_rxwin win;
+	u32 msn;
+	u8 msg;
+	u32 msg_off;
+	u64 msg_va;
+	u32 msg_rkey;
+	u32 msg_left;
+	bool nak_sent;
+	bool error;
+	bool pending;
+	u32 unacked;
+	struct rmp_resp_in cur;
+
+	struct rmp_resp_res *res;
+	u32 nres;
+	u32 res_head;
+	u32 res_count;
+};
+
+/**
+ * rmp_resp_epsn() - the PSN the responder expects next
+ * @resp: responder
+ *
+ * Return: the expected PSN.
+ */
+static inline u32 rmp_resp_epsn(const struct rmp_resp *resp)
+{
+	return resp->win.epsn;
+}
+
+/**
+ * rmp_resp_in_from_hdr() - take a request's fields from parsed headers
+ * @in: filled in
+ * @f: headers from rmp_hdr_parse()
+ */
+static inline void rmp_resp_in_from_hdr(struct rmp_resp_in *in,
+					const struct rmp_hdr_fields *f)
+{
+	const struct rmp_opcode_info *info = rmp_opcode_info(f->bth.opcode);
+	u32 flags = info ? info->flags : 0;
+
+	memset(in, 0, sizeof(*in));
+	in->psn = f->bth.psn;
+	in->opcode = f->bth.opcode;
+	in->ackreq = f->bth.ackreq;
+	in->payload_len = f->payload_len;
+	if (flags & RMP_OPF_RETH) {
+		in->va = f->reth.va;
+		in->rkey = f->reth.rkey;
+		in->dma_len = f->reth.len;
+	} else if (flags & RMP_OPF_ATMETH) {
+		in->va = f->atmeth.va;
+		in->rkey = f->atmeth.rkey;
+	}
+}
+
+int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
+		  struct rmp_resp_res *res, u32 nres);
+int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,
+		    struct rmp_resp_out *out);
+int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
+		      u64 orig, struct rmp_resp_out *out);
+bool rmp_resp_read_next(struct rmp_resp_read *cur,
+			struct rmp_resp_read_pkt *pkt);
+bool rmp_resp_flush_ack(struct rmp_resp *resp, struct rmp_resp_reply *reply);
+void rmp_resp_set_error(struct rmp_resp *resp);
+
+#endif /* RMP_ENGINE_RESP_H */
