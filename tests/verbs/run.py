@@ -41,6 +41,12 @@ class TapResult(unittest.TestResult):
     def addError(self, test, err):
         self._line(False, test, self._exc_info_to_string(err, test))
 
+    # A failing subTest is reported on its own; its test then gets neither
+    # addSuccess nor addFailure from unittest.
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            self._line(False, subtest, self._exc_info_to_string(err, test))
+
     # A skipped test is a failure here: rmp's own tests never depend on
     # optional hardware features, so a skip means something is missing.
     def addSkip(self, test, reason):
