@@ -25,6 +25,7 @@
 
 #include "rmp_ah.h"
 #include "rmp_dev.h"
+#include "rmp_net.h"
 #include "rmp_verbs.h"
 
 #define RMP_FLOW_LABEL_MASK 0xfffff
@@ -74,6 +75,28 @@ int rmp_av_from_attr(struct rmp_dev *dev, const struct rdma_ah_attr *attr,
 	rdma_gid2ip(&av->saddr.sa, &sgid->gid);
 	rdma_gid2ip(&av->daddr.sa, &grh->dgid);
 	return 0;
+}
+
+/**
+ * rmp_av_to_flow() - the IP addressing of packets sent to an address vector
+ * @av: from rmp_av_from_attr() or rmp_ah_lookup_av()
+ * @fl: result
+ */
+void rmp_av_to_flow(const struct rmp_av *av, struct rmp_flow *fl)
+{
+	memset(fl, 0, sizeof(*fl));
+	if (av->network_type == RDMA_NETWORK_IPV4) {
+		fl->family = AF_INET;
+		fl->saddr4 = av->saddr.in.sin_addr.s_addr;
+		fl->daddr4 = av->daddr.in.sin_addr.s_addr;
+	} else {
+		fl->family = AF_INET6;
+		fl->saddr6 = av->saddr.in6.sin6_addr;
+		fl->daddr6 = av->daddr.in6.sin6_addr;
+	}
+	fl->tclass = av->traffic_class;
+	fl->hop_limit = av->hop_limit;
+	fl->flow_label = av->flow_label;
 }
 
 /**

@@ -10,6 +10,7 @@
 #include <rdma/ib_verbs.h>
 
 struct rmp_dev;
+struct rmp_flow;
 
 /**
  * union rmp_sockaddr - an IPv4 or IPv6 address, as rdma_gid2ip() writes it
@@ -67,6 +68,7 @@ static inline struct rmp_ah *to_rmp_ah(struct ib_ah *ibah)
 
 int rmp_av_from_attr(struct rmp_dev *dev, const struct rdma_ah_attr *attr,
 		     struct rmp_av *av);
+void rmp_av_to_flow(const struct rmp_av *av, struct rmp_flow *fl);
 int rmp_ah_lookup_av(struct rmp_dev *dev, u32 ah_num, const struct ib_pd *pd,
 		     struct rmp_av *av);
 

@@ -7,6 +7,7 @@
 
 #include <linux/netdevice.h>
 #include <linux/xarray.h>
+#include <rdma/ib_addr.h>
 #include <rdma/ib_verbs.h>
 
 #include "rmp_stats.h"
@@ -67,6 +68,12 @@ extern struct workqueue_struct *rmp_wq;
 static inline struct rmp_dev *to_rmp_dev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct rmp_dev, ib_dev);
+}
+
+/* The port's active MTU: what the netdev's MTU leaves for RoCEv2. */
+static inline enum ib_mtu rmp_dev_active_mtu(const struct rmp_dev *dev)
+{
+	return min(iboe_get_mtu(READ_ONCE(dev->ndev->mtu)), IB_MTU_4096);
 }
 
 int rmp_dev_newlink(const char *name, struct net_device *ndev);

@@ -585,6 +585,59 @@ int rmp_mr_copy(struct rmp_mr *mr, u64 iova, void *buf, u64 len,
 }
 
 /**
+ * rmp_mr_copy_sgl() - copy between a kernel buffer and part of an SGE list
+ * @dev: device
+ * @pd: protection domain the lkeys must be of
+ * @sge: scatter/gather list of a WQE
+ * @num_sge: entries in @sge
+ * @offset: where in the list's bytes (its buffers one after the other) the
+ *	copy starts
+ * @buf: kernel buffer of @len bytes
+ * @len: bytes to copy
+ * @dir: %RMP_COPY_FROM_MR gathers from the list into @buf (the lkeys need
+ *	no access right); %RMP_COPY_TO_MR scatters @buf into the list (the
+ *	lkeys need IB_ACCESS_LOCAL_WRITE)
+ *
+ * Each entry's lkey is looked up for just the bytes copied through it, so a
+ * WQE is checked against the regions as they are when its data moves.
+ *
+ * Return: 0; -ERANGE if the list is shorter than @offset + @len; an error of
+ * rmp_mr_lookup_lkey() (-EINVAL, -EACCES, -ERANGE). All are local
+ * protection or length errors of the WQE.
+ */
+int rmp_mr_copy_sgl(struct rmp_dev *dev, struct ib_pd *pd,
+		    const struct rxe_sge *sge, u32 num_sge, u64 offset,
+		    void *buf, u64 len, enum rmp_copy_dir dir)
+{
+	int access = dir == RMP_COPY_TO_MR ? IB_ACCESS_LOCAL_WRITE : 0;
+	struct rmp_mr *mr;
+	u32 i;
+	int err;
+
+	for (i = 0; i < num_sge && len; i++) {
+		u64 n;
+
+		if (offset >= sge[i].length) {
+			offset -= sge[i].length;
+			continue;
+		}
+		n = min_t(u64, len, sge[i].length - offset);
+		mr = rmp_mr_lookup_lkey(dev, pd, sge[i].lkey,
+					sge[i].addr + offset, n, access);
+		if (IS_ERR(mr))
+			return PTR_ERR(mr);
+		err = rmp_mr_copy(mr, sge[i].addr + offset, buf, n, dir);
+		rmp_mr_put(mr);
+		if (err)
+			return err;
+		buf += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? -ERANGE : 0;
+}
+
+/**
  * rmp_mr_atomic() - 8-byte atomic operation at an address of a region
  * @mr: referenced MR, found with IB_ACCESS_REMOTE_ATOMIC
  * @iova: address of the word; 8-byte aligned

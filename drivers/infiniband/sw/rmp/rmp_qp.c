@@ -24,11 +24,11 @@
 
 #include "rmp_dev.h"
 #include "rmp_qp.h"
+#include "rmp_recv.h"
 #include "rmp_srq.h"
 #include "rmp_verbs.h"
 #include "rmp_wqe.h"
 
-#define RMP_PSN_MASK 0xffffff
 #define RMP_GSI_QPN 1
 /* Largest value of the 5-bit timeout and RNR timer codes. */
 #define RMP_MAX_TIMER_CODE 31
@@ -121,41 +121,117 @@ void rmp_qp_set_error(struct rmp_qp *qp)
 	rmp_qp_schedule(qp);
 }
 
+/* Raise IB_EVENT_SQ_DRAINED once an SQD QP has no send WQE in flight. */
+static void rmp_qp_check_drained(struct rmp_qp *qp)
+{
+	if (qp->sq.next == rmp_queue_consumer(&qp->sq.queue) &&
+	    test_and_clear_bit(RMP_QP_SQ_DRAINING, &qp->flags) &&
+	    test_and_clear_bit(RMP_QP_SQD_NOTIFY, &qp->flags))
+		rmp_qp_event(qp, IB_EVENT_SQ_DRAINED);
+}
+
+/* RESET: the transport stops and every WQE and packet is dropped. */
+static void rmp_qp_stop(struct rmp_qp *qp)
+{
+	qp->requester.on = false;
+	qp->responder.on = false;
+	qp->responder.wqe_valid = false;
+	rmp_recv_purge(qp);
+	rmp_wqe_discard(qp);
+}
+
+/* RTR, RTS, SQD, SQE: run the transport. */
+static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state)
+{
+	bool more;
+
+	if (!qp->responder.on && rmp_responder_start(qp))
+		goto fail;
+	if ((state == IB_QPS_RTS || state == IB_QPS_SQD) &&
+	    !qp->requester.on && rmp_requester_start(qp))
+		goto fail;
+
+	more = rmp_recv_process(qp);
+	if (qp->requester.on)
+		more |= rmp_requester_run(qp, state == IB_QPS_RTS);
+	if (state == IB_QPS_SQD)
+		rmp_qp_check_drained(qp);
+	if (state == IB_QPS_SQE) {
+		rmp_requester_flush(qp);
+		more |= rmp_wqe_flush_send(qp);
+	}
+	return more;
+
+fail:
+	/* Attributes the transport refuses, or no memory for it. */
+	rmp_qp_set_error(qp);
+	return false;
+}
+
+/* ERR: complete everything with a flush error. */
+static bool rmp_qp_flush(struct rmp_qp *qp)
+{
+	bool more;
+
+	rmp_recv_purge(qp);
+	rmp_requester_flush(qp);
+	rmp_responder_flush(qp);
+	more = rmp_wqe_flush_send(qp);
+	more |= rmp_wqe_flush_recv(qp);
+	if (test_and_clear_bit(RMP_QP_LAST_WQE, &qp->flags))
+		rmp_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
+	return more;
+}
+
+/* Keep the timer at the requester's deadline. */
+static void rmp_qp_arm_timer(struct rmp_qp *qp)
+{
+	u64 at = qp->requester.on ? rmp_req_deadline(&qp->requester.req) : 0;
+
+	if (at == qp->timer_at)
+		return;
+	qp->timer_at = at;
+	if (at)
+		hrtimer_start(&qp->timer, ns_to_ktime(at), HRTIMER_MODE_ABS);
+	else
+		hrtimer_try_to_cancel(&qp->timer);
+}
+
+static enum hrtimer_restart rmp_qp_timer_fn(struct hrtimer *timer)
+{
+	struct rmp_qp *qp = container_of(timer, struct rmp_qp, timer);
+
+	if (!test_bit(RMP_QP_DYING, &qp->flags))
+		rmp_qp_schedule(qp);
+	return HRTIMER_NORESTART;
+}
+
 /*
  * The QP's work item. A workqueue never runs one work item on two CPUs at
- * once, so what happens here needs no lock against itself. Until the
- * transport exists it only does what a QP without one must: drop the WQEs
- * in RESET, flush them in ERR (the send queue in SQE) and report the end of
- * a drain in SQD. In RTS, send WQEs wait for the transport.
+ * once, so what happens here needs no lock against itself: it is the only
+ * place the transport state of the QP is touched.
  */
 static void rmp_qp_work(struct work_struct *work)
 {
 	struct rmp_qp *qp = container_of(work, struct rmp_qp, work);
+	enum ib_qp_state state = rmp_qp_state(qp);
 	bool more = false;
 
-	switch (rmp_qp_state(qp)) {
+	switch (state) {
 	case IB_QPS_RESET:
-		rmp_wqe_discard(qp);
+		rmp_qp_stop(qp);
+		break;
+	case IB_QPS_INIT:
+		rmp_recv_purge(qp);
 		break;
 	case IB_QPS_ERR:
-		more = rmp_wqe_flush_send(qp);
-		more |= rmp_wqe_flush_recv(qp);
-		if (test_and_clear_bit(RMP_QP_LAST_WQE, &qp->flags))
-			rmp_qp_event(qp, IB_EVENT_QP_LAST_WQE_REACHED);
-		break;
-	case IB_QPS_SQE:
-		more = rmp_wqe_flush_send(qp);
-		break;
-	case IB_QPS_SQD:
-		/* Nothing is taken without a transport: drained at once. */
-		if (qp->sq.next == rmp_queue_consumer(&qp->sq.queue) &&
-		    test_and_clear_bit(RMP_QP_SQ_DRAINING, &qp->flags) &&
-		    test_and_clear_bit(RMP_QP_SQD_NOTIFY, &qp->flags))
-			rmp_qp_event(qp, IB_EVENT_SQ_DRAINED);
+		more = rmp_qp_flush(qp);
 		break;
 	default:
+		more = rmp_qp_run(qp, state);
 		break;
 	}
+	rmp_qp_arm_timer(qp);
 	if (more)
 		rmp_qp_schedule(qp);
 }
@@ -294,6 +370,9 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, rmp_qp_work);
+	skb_queue_head_init(&qp->rxq);
+	hrtimer_init(&qp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	qp->timer.function = rmp_qp_timer_fn;
 	mutex_init(&qp->lock);
 	spin_lock_init(&qp->sq.lock);
 	spin_lock_init(&qp->rq.lock);
@@ -303,6 +382,9 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = rmp_qp_init_rings(qp, init, udata, &resp);
 	if (err)
 		goto err_count;
+	err = rmp_requester_alloc(qp);
+	if (err)
+		goto err_rings;
 	qp->attr.cap = init->cap;
 	rmp_qp_reset_attr(qp);
 
@@ -318,6 +400,7 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	return 0;
 
 err_rings:
+	rmp_requester_free(qp);
 	rmp_queue_destroy(&qp->sq.queue);
 	if (!qp->srq)
 		rmp_queue_destroy(&qp->rq.queue);
@@ -498,8 +581,13 @@ int rmp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	synchronize_rcu();
 	rmp_qp_put(qp);
 	wait_for_completion(&qp->released);
-	/* Nobody can schedule the work item any more. */
+	/* Only the timer can still schedule the work item; it sees this. */
+	set_bit(RMP_QP_DYING, &qp->flags);
 	cancel_work_sync(&qp->work);
+	hrtimer_cancel(&qp->timer);
+	rmp_recv_purge(qp);
+	rmp_requester_free(qp);
+	rmp_responder_free(qp);
 
 	rmp_queue_destroy(&qp->sq.queue);
 	if (!qp->srq)

@@ -6,14 +6,19 @@
 #define RMP_QP_H
 
 #include <linux/completion.h>
+#include <linux/hrtimer.h>
 #include <linux/mutex.h>
 #include <linux/refcount.h>
+#include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
 #include "rmp_ah.h"
+#include "rmp_net.h"
 #include "rmp_queue.h"
+#include "rmp_requester.h"
+#include "rmp_responder.h"
 
 struct rmp_dev;
 struct rmp_srq;
@@ -44,11 +49,14 @@ struct rmp_wq {
  * @RMP_QP_SQD_NOTIFY: raise IB_EVENT_SQ_DRAINED once it is
  * @RMP_QP_LAST_WQE: raise IB_EVENT_QP_LAST_WQE_REACHED (a QP with an SRQ
  *	went to the error state)
+ * @RMP_QP_DYING: destroy_qp is stopping the work item; the timer must not
+ *	schedule it
  */
 enum rmp_qp_flag {
 	RMP_QP_SQ_DRAINING,
 	RMP_QP_SQD_NOTIFY,
 	RMP_QP_LAST_WQE,
+	RMP_QP_DYING,
 };
 
 /**
@@ -70,6 +78,15 @@ enum rmp_qp_flag {
  * @user: the rings are mapped by a process
  * @flags: &enum rmp_qp_flag bits, set by the verbs and cleared by the work
  *	item
+ * @rxq: packets received for the QP, queued by the receive path
+ * @timer: wakes the work item at the requester's deadline
+ * @timer_at: the deadline @timer is set for (ns), 0 if none
+ * @flow: RC: addressing of the packets to the peer, fixed at RTR
+ * @sport: RC: UDP source port of the QP's packets, fixed at RTR
+ * @requester: requester and completer state
+ * @responder: responder state
+ *
+ * Everything from @timer_at on belongs to the work item.
  */
 struct rmp_qp {
 	struct ib_qp ibqp;
@@ -85,6 +102,13 @@ struct rmp_qp {
 	bool sig_all;
 	bool user;
 	unsigned long flags;
+	struct sk_buff_head rxq;
+	struct hrtimer timer;
+	u64 timer_at;
+	struct rmp_flow flow;
+	u16 sport;
+	struct rmp_requester requester;
+	struct rmp_responder responder;
 };
 
 static inline struct rmp_qp *to_rmp_qp(struct ib_qp *ibqp)

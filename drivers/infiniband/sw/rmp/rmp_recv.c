@@ -9,16 +9,31 @@
  * sender with bottom halves off): the ICRC and the transport headers'
  * well-formedness. A packet failing any of them is dropped and counted under
  * a counter named for the reason; nothing reaches a QP before passing them.
+ *
+ * A packet that passes is queued to its destination QP (found by number,
+ * with a reference) and the QP's work item is scheduled; a QP whose queue
+ * is full drops it. The work item, rmp_recv_process(), checks what depends
+ * on the QP (transport type, state, the peer's address, for UD the Q_Key)
+ * and hands requests to the responder and responses to the requester.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+#include <net/ipv6.h>
 
 #include "rmp_dev.h"
+#include "rmp_qp.h"
 #include "rmp_recv.h"
+#include "rmp_requester.h"
+#include "rmp_responder.h"
 #include "rmp_stats.h"
 #include "engine/hdr.h"
 #include "engine/icrc.h"
+
+/* Packets queued to one QP, at most. */
+#define RMP_RECV_QUEUE_MAX 4096
+/* Packets one run of a QP's work item takes from its queue, at most. */
+#define RMP_RECV_BUDGET 128
 
 /**
  * rmp_recv() - take in one RoCEv2 datagram
@@ -31,6 +46,7 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 {
 	struct rmp_hdr_fields f;
 	enum rmp_counter why;
+	struct rmp_qp *qp;
 	unsigned int len;
 	int ip_version;
 	u8 *nh;
@@ -59,9 +75,112 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 			  NULL))
 		goto drop;
 
-	/* Queue pairs arrive with the transport; until then none matches. */
 	why = RMP_CNT_RX_DROP_NO_QP;
+	qp = rmp_qp_get(dev, f.bth.qpn);
+	if (!qp)
+		goto drop;
+	if (skb_queue_len(&qp->rxq) >= RMP_RECV_QUEUE_MAX) {
+		rmp_qp_put(qp);
+		why = RMP_CNT_RX_DROP_QP_BUSY;
+		goto drop;
+	}
+	/* The route may be one held only for this softirq. */
+	skb_dst_drop(skb);
+	skb_queue_tail(&qp->rxq, skb);
+	rmp_qp_schedule(qp);
+	rmp_qp_put(qp);
+	return;
+
 drop:
 	rmp_stats_inc(&dev->stats, why);
 	kfree_skb(skb);
+}
+
+/* The packet comes from the RC QP's peer, to the QP's own address. */
+static bool rmp_recv_from_peer(const struct rmp_qp *qp,
+			       const struct sk_buff *skb)
+{
+	const struct rmp_flow *fl = &qp->flow;
+
+	if (ip_hdr(skb)->version == 4)
+		return fl->family == AF_INET &&
+		       ip_hdr(skb)->saddr == fl->daddr4 &&
+		       ip_hdr(skb)->daddr == fl->saddr4;
+	return fl->family == AF_INET6 &&
+	       ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &fl->daddr6) &&
+	       ipv6_addr_equal(&ipv6_hdr(skb)->daddr, &fl->saddr6);
+}
+
+/* Hand one queued packet to the responder or the requester. */
+static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
+{
+	struct rmp_dev *dev = to_rmp_dev(qp->ibqp.device);
+	unsigned int len = skb->len - sizeof(struct udphdr);
+	const struct rmp_opcode_info *info;
+	struct rmp_hdr_fields f;
+	const void *payload;
+	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
+
+	/* Checked in rmp_recv(); parsed again for the fields. */
+	if (WARN_ON_ONCE(rmp_hdr_parse(&f, skb->data + sizeof(struct udphdr),
+				       len, len, NULL)))
+		return;
+	info = rmp_opcode_info(f.bth.opcode);
+	payload = skb->data + sizeof(struct udphdr) + f.hdr_len;
+
+	if (info->qpt != (rc ? RMP_QPT_RC : RMP_QPT_UD) ||
+	    (rc && !rmp_recv_from_peer(qp, skb)))
+		goto drop;
+	if (!rc) {
+		rmp_responder_ud(qp, skb, &f, payload);
+		return;
+	}
+	if (info->flags & RMP_OPF_RESP) {
+		if (!qp->requester.on)
+			goto drop;
+		rmp_requester_response(qp, &f, payload);
+		return;
+	}
+	rmp_responder_request(qp, &f, payload);
+	return;
+
+drop:
+	rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_QP);
+}
+
+/**
+ * rmp_recv_process() - take in the packets queued to a QP
+ * @qp: the QP, its responder started; from its work item
+ *
+ * Return: true if packets are left for another run.
+ */
+bool rmp_recv_process(struct rmp_qp *qp)
+{
+	u32 budget = RMP_RECV_BUDGET;
+	struct sk_buff *skb;
+
+	while (budget-- && (skb = skb_dequeue(&qp->rxq))) {
+		rmp_recv_one(qp, skb);
+		consume_skb(skb);
+		/* A failed request moved the QP to the error state. */
+		if (rmp_qp_state(qp) == IB_QPS_ERR)
+			break;
+	}
+	rmp_responder_batch_end(qp);
+	return !skb_queue_empty(&qp->rxq);
+}
+
+/**
+ * rmp_recv_purge() - drop the packets queued to a QP
+ * @qp: the QP, in a state that takes none
+ */
+void rmp_recv_purge(struct rmp_qp *qp)
+{
+	struct rmp_dev *dev = to_rmp_dev(qp->ibqp.device);
+	struct sk_buff *skb;
+
+	while ((skb = skb_dequeue(&qp->rxq))) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_QP);
+		kfree_skb(skb);
+	}
 }

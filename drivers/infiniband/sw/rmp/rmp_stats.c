@@ -19,6 +19,17 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_RX_DROP_NOMEM] = { .name = "rx_drop_nomem" },
 	[RMP_CNT_TX_PACKETS] = { .name = "tx_packets" },
 	[RMP_CNT_TX_DROP] = { .name = "tx_drop" },
+	[RMP_CNT_RX_DROP_QP] = { .name = "rx_drop_qp" },
+	[RMP_CNT_RX_DROP_QP_BUSY] = { .name = "rx_drop_qp_busy" },
+	[RMP_CNT_RX_DROP_NO_WQE] = { .name = "rx_drop_no_wqe" },
+	[RMP_CNT_TX_RETRANSMITS] = { .name = "tx_retransmits" },
+	[RMP_CNT_ACK_TIMEOUTS] = { .name = "ack_timeouts" },
+	[RMP_CNT_RX_SEQ_NAKS] = { .name = "rx_seq_naks" },
+	[RMP_CNT_RX_RNR_NAKS] = { .name = "rx_rnr_naks" },
+	[RMP_CNT_RX_STALE_RESPONSES] = { .name = "rx_stale_responses" },
+	[RMP_CNT_RX_DUP_REQUESTS] = { .name = "rx_dup_requests" },
+	[RMP_CNT_RX_OUT_OF_SEQ] = { .name = "rx_out_of_seq" },
+	[RMP_CNT_TX_RNR_NAKS] = { .name = "tx_rnr_naks" },
 };
 
 /**

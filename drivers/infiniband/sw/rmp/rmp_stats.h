@@ -19,6 +19,17 @@ enum rmp_counter {
 	RMP_CNT_RX_DROP_NOMEM,
 	RMP_CNT_TX_PACKETS,
 	RMP_CNT_TX_DROP,
+	RMP_CNT_RX_DROP_QP,
+	RMP_CNT_RX_DROP_QP_BUSY,
+	RMP_CNT_RX_DROP_NO_WQE,
+	RMP_CNT_TX_RETRANSMITS,
+	RMP_CNT_ACK_TIMEOUTS,
+	RMP_CNT_RX_SEQ_NAKS,
+	RMP_CNT_RX_RNR_NAKS,
+	RMP_CNT_RX_STALE_RESPONSES,
+	RMP_CNT_RX_DUP_REQUESTS,
+	RMP_CNT_RX_OUT_OF_SEQ,
+	RMP_CNT_TX_RNR_NAKS,
 	RMP_CNT_MAX
 };
 
@@ -33,6 +44,13 @@ struct rmp_stats {
 static inline void rmp_stats_inc(struct rmp_stats *s, enum rmp_counter i)
 {
 	atomic64_inc(&s->c[i]);
+}
+
+static inline void rmp_stats_add(struct rmp_stats *s, enum rmp_counter i,
+				 u64 n)
+{
+	if (n)
+		atomic64_add(n, &s->c[i]);
 }
 
 void rmp_stats_init(struct rmp_stats *s);

@@ -79,8 +79,7 @@ static int rmp_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->phys_state = active ? IB_PORT_PHYS_STATE_LINK_UP :
 				    IB_PORT_PHYS_STATE_DISABLED;
 	attr->max_mtu = IB_MTU_4096;
-	attr->active_mtu = min(iboe_get_mtu(READ_ONCE(dev->ndev->mtu)),
-			       IB_MTU_4096);
+	attr->active_mtu = rmp_dev_active_mtu(dev);
 	attr->gid_tbl_len = RMP_GID_TABLE_LEN;
 	attr->pkey_tbl_len = 1;
 	attr->max_msg_sz = 1U << 31;

@@ -715,27 +715,39 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 /**
  * rmp_req_fail() - fail a WQE for a reason found by the kernel
  * @r: requester
- * @slot: ring slot of a WQE posted and not yet finished, normally the one
- *	rmp_req_next() just handed out
+ * @slot: ring slot of a WQE posted and not yet returned by
+ *	rmp_req_complete(), normally the one rmp_req_next() just handed out
  * @status: &enum rmp_req_status, usually %RMP_REQ_ERR_LOCAL
  *
  * For local errors: a LOCAL WQE that could not be executed, a key or
- * length that did not check out while building a packet.  The QP enters
- * the error state.
+ * length that did not check out while building a packet or placing a
+ * response.  The WQE may already count as finished with success (a LOCAL
+ * WQE once handed out, a UD SEND once sent, a READ whose last response was
+ * just accepted): its status becomes @status.  The QP enters the error
+ * state.
  *
- * Return: 0, or -EINVAL if @slot holds no unfinished WQE or @status is
- * %RMP_REQ_OK or unknown.
+ * Return: 0, or -EINVAL if @slot holds no such WQE, the WQE already failed,
+ * or @status is %RMP_REQ_OK or unknown.
  */
 int rmp_req_fail(struct rmp_req *r, u32 slot, enum rmp_req_status status)
 {
 	u32 idx = r->tail + ((slot - r->tail) & r->mask);
+	struct rmp_req_wqe *w;
 
 	if (status == RMP_REQ_OK || status > RMP_REQ_ERR_LOCAL)
 		return -EINVAL;
-	if (slot > r->mask || idx - r->tail >= r->head - r->tail ||
-	    rmp_req_at(r, idx)->done)
+	if (slot > r->mask || idx - r->tail >= r->head - r->tail)
 		return -EINVAL;
-	rmp_req_error(r, idx, status);
+	w = rmp_req_at(r, idx);
+	if (!w->done) {
+		rmp_req_error(r, idx, status);
+		return 0;
+	}
+	if (w->status != RMP_REQ_OK)
+		return -EINVAL;
+	w->status = status;
+	r->state = RMP_REQ_ERROR;
+	r->deadline = 0;
 	return 0;
 }
 

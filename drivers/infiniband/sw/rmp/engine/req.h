@@ -392,4 +392,18 @@ static inline u64 rmp_req_deadline(const struct rmp_req *r)
 	return r->deadline;
 }
 
+/**
+ * rmp_req_next_slot() - the ring slot the next rmp_req_post() returns
+ * @r: requester
+ *
+ * Lets the kernel take a WQE straight into its own per-slot storage before
+ * posting it.
+ *
+ * Return: the slot.
+ */
+static inline u32 rmp_req_next_slot(const struct rmp_req *r)
+{
+	return r->head & r->mask;
+}
+
 #endif /* RMP_ENGINE_REQ_H */

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: requester
+ *
+ * The requester turns send WQEs into packets and responses into
+ * completions. Every decision (PSNs, what to send next, retransmission,
+ * what a response acknowledges, when a WQE is finished) is the engine's
+ * (engine/req.c); this file moves the data and talks to the rest of the
+ * kernel. It runs in the QP's work item only (see "Concurrency" in
+ * Documentation/rmp/design.rst), so it takes no lock of its own.
+ *
+ * A send WQE is taken from the ring straight into the slot the engine will
+ * give it, and keeps its ring slot until it completes, in order. Payload is
+ * gathered from the WQE's regions at the moment each packet is built, so a
+ * retransmission sends the memory as it is then, as hardware does. A WQE
+ * that fails a local check (invalid WQE, bad lkey, a UD message over the
+ * MTU) is failed through the engine, which completes the WQEs before it
+ * first and then moves the QP to the error state.
+ */
+#include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/slab.h>
+
+#include "rmp_cq.h"
+#include "rmp_dev.h"
+#include "rmp_mr.h"
+#include "rmp_mw.h"
+#include "rmp_net.h"
+#include "rmp_pkt.h"
+#include "rmp_qp.h"
+#include "rmp_requester.h"
+
+/* WQEs taken and packets sent by one run of the work item, at most. */
+#define RMP_REQUESTER_BUDGET 64
+
+/* RC request opcodes by send opcode and position in the message. */
+static const u8 rmp_rc_opcode[][4] = {
+	[IB_WR_SEND] = {
+		[RMP_REQ_FIRST] = RMP_OP_RC_SEND_FIRST,
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_SEND_MIDDLE,
+		[RMP_REQ_LAST] = RMP_OP_RC_SEND_LAST,
+		[RMP_REQ_ONLY] = RMP_OP_RC_SEND_ONLY,
+	},
+	[IB_WR_SEND_WITH_IMM] = {
+		[RMP_REQ_FIRST] = RMP_OP_RC_SEND_FIRST,
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_SEND_MIDDLE,
+		[RMP_REQ_LAST] = RMP_OP_RC_SEND_LAST_IMM,
+		[RMP_REQ_ONLY] = RMP_OP_RC_SEND_ONLY_IMM,
+	},
+	[IB_WR_SEND_WITH_INV] = {
+		[RMP_REQ_FIRST] = RMP_OP_RC_SEND_FIRST,
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_SEND_MIDDLE,
+		[RMP_REQ_LAST] = RMP_OP_RC_SEND_LAST_INV,
+		[RMP_REQ_ONLY] = RMP_OP_RC_SEND_ONLY_INV,
+	},
+	[IB_WR_RDMA_WRITE] = {
+		[RMP_REQ_FIRST] = RMP_OP_RC_WRITE_FIRST,
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_WRITE_MIDDLE,
+		[RMP_REQ_LAST] = RMP_OP_RC_WRITE_LAST,
+		[RMP_REQ_ONLY] = RMP_OP_RC_WRITE_ONLY,
+	},
+	[IB_WR_RDMA_WRITE_WITH_IMM] = {
+		[RMP_REQ_FIRST] = RMP_OP_RC_WRITE_FIRST,
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_WRITE_MIDDLE,
+		[RMP_REQ_LAST] = RMP_OP_RC_WRITE_LAST_IMM,
+		[RMP_REQ_ONLY] = RMP_OP_RC_WRITE_ONLY_IMM,
+	},
+	[IB_WR_RDMA_READ] = {
+		[RMP_REQ_ONLY] = RMP_OP_RC_READ_REQUEST,
+	},
+	[IB_WR_ATOMIC_CMP_AND_SWP] = {
+		[RMP_REQ_ONLY] = RMP_OP_RC_COMPARE_SWAP,
+	},
+	[IB_WR_ATOMIC_FETCH_AND_ADD] = {
+		[RMP_REQ_ONLY] = RMP_OP_RC_FETCH_ADD,
+	},
+};
+
+static const u8 rmp_requester_wc_status[] = {
+	[RMP_REQ_OK] = IB_WC_SUCCESS,
+	[RMP_REQ_ERR_FLUSH] = IB_WC_WR_FLUSH_ERR,
+	[RMP_REQ_ERR_RETRY_EXC] = IB_WC_RETRY_EXC_ERR,
+	[RMP_REQ_ERR_RNR_RETRY_EXC] = IB_WC_RNR_RETRY_EXC_ERR,
+	[RMP_REQ_ERR_REM_INV_REQ] = IB_WC_REM_INV_REQ_ERR,
+	[RMP_REQ_ERR_REM_ACCESS] = IB_WC_REM_ACCESS_ERR,
+	[RMP_REQ_ERR_REM_OP] = IB_WC_REM_OP_ERR,
+	[RMP_REQ_ERR_REM_INV_RD_REQ] = IB_WC_REM_INV_RD_REQ_ERR,
+	[RMP_REQ_ERR_BAD_RESP] = IB_WC_BAD_RESP_ERR,
+};
+
+static struct rmp_dev *rmp_qp_dev(const struct rmp_qp *qp)
+{
+	return to_rmp_dev(qp->ibqp.device);
+}
+
+/**
+ * rmp_requester_alloc() - allocate a QP's requester
+ * @qp: the QP, its send queue made
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rmp_requester_alloc(struct rmp_qp *qp)
+{
+	struct rmp_requester *rq = &qp->requester;
+
+	rq->nslots = roundup_pow_of_two(rmp_queue_capacity(&qp->sq.queue));
+	rq->ring = kvcalloc(rq->nslots, sizeof(*rq->ring), GFP_KERNEL);
+	rq->slots = kvcalloc(rq->nslots, sizeof(*rq->slots), GFP_KERNEL);
+	if (!rq->ring || !rq->slots) {
+		rmp_requester_free(qp);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * rmp_requester_free() - free a QP's requester
+ * @qp: the QP, its work item stopped
+ */
+void rmp_requester_free(struct rmp_qp *qp)
+{
+	kvfree(qp->requester.ring);
+	kvfree(qp->requester.slots);
+	qp->requester.ring = NULL;
+	qp->requester.slots = NULL;
+}
+
+/**
+ * rmp_requester_start() - start the requester from the QP's attributes
+ * @qp: the QP, in RTS (or a later state) for the first time since RESET
+ *
+ * Return: 0, or an error of rmp_req_init() for attributes it refuses.
+ */
+int rmp_requester_start(struct rmp_qp *qp)
+{
+	struct rmp_requester *rq = &qp->requester;
+	const struct ib_qp_attr *a = &qp->attr;
+	struct rmp_req_cfg cfg = {
+		.lqpn = qp->ibqp.qp_num,
+	};
+	u32 sq_psn;
+	int err;
+
+	mutex_lock(&qp->lock);
+	if (qp->ibqp.qp_type == IB_QPT_RC) {
+		cfg.qpt = RMP_QPT_RC;
+		cfg.mtu = ib_mtu_enum_to_int(a->path_mtu);
+		cfg.retry_cnt = a->retry_cnt;
+		cfg.rnr_retry = a->rnr_retry;
+		cfg.timeout = a->timeout;
+		cfg.max_rd_atomic = a->max_rd_atomic;
+		cfg.flow_label = qp->av.flow_label;
+		cfg.rqpn = a->dest_qp_num;
+	} else {
+		cfg.qpt = RMP_QPT_UD;
+		cfg.mtu = ib_mtu_enum_to_int(rmp_dev_active_mtu(rmp_qp_dev(qp)));
+	}
+	sq_psn = a->sq_psn;
+	rq->dqpn = a->dest_qp_num;
+	rq->qkey = a->qkey;
+	mutex_unlock(&qp->lock);
+
+	err = rmp_req_init(&rq->req, rq->ring, rq->nslots, &cfg, sq_psn);
+	if (err)
+		return err;
+	memset(&rq->seen, 0, sizeof(rq->seen));
+	rq->on = true;
+	return 0;
+}
+
+static int rmp_requester_post(struct rmp_requester *rq,
+			      const struct rmp_send_wqe *wqe)
+{
+	u32 flags = wqe->wr.send_flags & IB_SEND_FENCE ? RMP_REQ_F_FENCE : 0;
+	enum rmp_req_kind kind;
+
+	switch (wqe->wr.opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
+		kind = RMP_REQ_SEND;
+		break;
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		kind = RMP_REQ_WRITE;
+		break;
+	case IB_WR_RDMA_READ:
+		kind = RMP_REQ_READ;
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		kind = RMP_REQ_ATOMIC;
+		break;
+	default:
+		kind = RMP_REQ_LOCAL;
+		break;
+	}
+	return rmp_req_post(&rq->req, kind, wqe->length, flags);
+}
+
+/*
+ * Take new WQEs from the send queue into the engine. A WQE the engine
+ * refuses (a UD message over the MTU, a READ or atomic on a QP without
+ * max_rd_atomic) or that failed its checks when taken is posted as a LOCAL
+ * WQE that fails when its turn comes, so that it completes in order.
+ */
+static bool rmp_requester_take(struct rmp_qp *qp)
+{
+	struct rmp_requester *rq = &qp->requester;
+	u32 budget = RMP_REQUESTER_BUDGET;
+	struct rmp_send_slot *slot;
+	int err;
+
+	while (budget--) {
+		slot = &rq->slots[rmp_req_next_slot(&rq->req)];
+		err = rmp_wqe_take_send(qp, &slot->wqe);
+		if (err == -ENOENT)
+			return false;
+		slot->wc_status = IB_WC_SUCCESS;
+		if (!err && rmp_requester_post(rq, &slot->wqe) >= 0)
+			continue;
+		if (err)
+			slot->wc_status = IB_WC_LOC_QP_OP_ERR;
+		else if (qp->ibqp.qp_type != IB_QPT_RC)
+			slot->wc_status = IB_WC_LOC_LEN_ERR;
+		else
+			slot->wc_status = IB_WC_LOC_QP_OP_ERR;
+		err = rmp_req_post(&rq->req, RMP_REQ_LOCAL, 0, 0);
+		/* The engine's ring is as deep as the send queue. */
+		if (WARN_ON_ONCE(err < 0))
+			return false;
+	}
+	return true;
+}
+
+static void rmp_requester_fail(struct rmp_qp *qp, u32 slot, u8 wc_status)
+{
+	qp->requester.slots[slot].wc_status = wc_status;
+	rmp_req_fail(&qp->requester.req, slot, RMP_REQ_ERR_LOCAL);
+}
+
+/* Execute a LOCAL WQE: memory registration, invalidation, window binding. */
+static void rmp_requester_local(struct rmp_qp *qp, u32 slot)
+{
+	struct rmp_send_slot *s = &qp->requester.slots[slot];
+	const struct rxe_send_wr *wr = &s->wqe.wr;
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct ib_pd *pd = qp->ibqp.pd;
+	struct rmp_mw_bind_attr bind;
+	u8 status = IB_WC_LOC_PROT_ERR;
+	int err;
+
+	if (s->wc_status != IB_WC_SUCCESS) {
+		rmp_requester_fail(qp, slot, s->wc_status);
+		return;
+	}
+	switch (wr->opcode) {
+	case IB_WR_REG_MR:
+		err = rmp_mr_fast_reg(to_rmp_mr(wr->wr.reg.mr), pd,
+				      wr->wr.reg.key, wr->wr.reg.access);
+		break;
+	case IB_WR_LOCAL_INV:
+		err = rmp_key_invalidate(dev, pd, qp->ibqp.qp_num,
+					 wr->ex.invalidate_rkey, false);
+		break;
+	case IB_WR_BIND_MW:
+		bind = (struct rmp_mw_bind_attr) {
+			.mw_rkey = wr->wr.mw.mw_rkey,
+			.new_rkey = wr->wr.mw.rkey,
+			.mr_lkey = wr->wr.mw.mr_lkey,
+			.addr = wr->wr.mw.addr,
+			.length = wr->wr.mw.length,
+			.access = wr->wr.mw.access,
+		};
+		err = rmp_mw_bind(dev, pd, qp->ibqp.qp_num, &bind);
+		status = IB_WC_MW_BIND_ERR;
+		break;
+	default:
+		err = -EINVAL;
+		status = IB_WC_LOC_QP_OP_ERR;
+		break;
+	}
+	if (err)
+		rmp_requester_fail(qp, slot, status);
+}
+
+static void rmp_requester_headers(const struct rmp_qp *qp,
+				  const struct rmp_req_pkt *pkt,
+				  struct rmp_hdr_fields *f)
+{
+	const struct rmp_requester *rq = &qp->requester;
+	const struct rmp_send_wqe *wqe = &rq->slots[pkt->slot].wqe;
+	const struct rxe_send_wr *wr = &wqe->wr;
+	u32 flags;
+
+	memset(f, 0, sizeof(*f));
+	if (qp->ibqp.qp_type == IB_QPT_RC) {
+		f->bth.opcode = rmp_rc_opcode[wr->opcode][pkt->pos];
+		f->bth.qpn = rq->dqpn;
+	} else {
+		f->bth.opcode = wr->opcode == IB_WR_SEND_WITH_IMM ?
+				RMP_OP_UD_SEND_ONLY_IMM : RMP_OP_UD_SEND_ONLY;
+		f->bth.qpn = wr->wr.ud.remote_qpn;
+		/* A Q_Key with the high bit set means "the QP's own". */
+		f->deth.qkey = wr->wr.ud.remote_qkey & BIT(31) ?
+			       rq->qkey : wr->wr.ud.remote_qkey;
+		f->deth.sqpn = qp->ibqp.qp_num;
+	}
+	f->bth.pkey = RMP_PKEY_DEFAULT;
+	f->bth.psn = pkt->psn;
+	f->bth.ackreq = pkt->ackreq;
+	flags = rmp_opcode_info(f->bth.opcode)->flags;
+	f->bth.se = (flags & RMP_OPF_LAST) &&
+		    (flags & (RMP_OPF_SEND | RMP_OPF_IMMDT)) &&
+		    (wr->send_flags & IB_SEND_SOLICITED);
+	if (flags & RMP_OPF_RETH) {
+		f->reth.va = wqe->iova + pkt->offset;
+		f->reth.rkey = wr->wr.rdma.rkey;
+		f->reth.len = pkt->kind == RMP_REQ_READ ? pkt->len :
+							  wqe->length;
+	}
+	if (flags & RMP_OPF_ATMETH) {
+		f->atmeth.va = wqe->iova;
+		f->atmeth.rkey = wr->wr.atomic.rkey;
+		if (wr->opcode == IB_WR_ATOMIC_CMP_AND_SWP) {
+			f->atmeth.swap_add = wr->wr.atomic.swap;
+			f->atmeth.compare = wr->wr.atomic.compare_add;
+		} else {
+			f->atmeth.swap_add = wr->wr.atomic.compare_add;
+		}
+	}
+	if (flags & RMP_OPF_IMMDT)
+		f->imm = wr->ex.imm_data;
+	if (flags & RMP_OPF_IETH)
+		f->ieth.rkey = wr->ex.invalidate_rkey;
+}
+
+/* Build and send one request packet. */
+static void rmp_requester_send(struct rmp_qp *qp,
+			       const struct rmp_req_pkt *pkt)
+{
+	const struct rmp_send_wqe *wqe = &qp->requester.slots[pkt->slot].wqe;
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	const struct rmp_flow *fl = &qp->flow;
+	u16 sport = pkt->sport;
+	struct rmp_hdr_fields f;
+	struct rmp_flow ud_fl;
+	struct sk_buff *skb;
+	void *payload;
+	u32 len = 0;
+	int err;
+
+	if (pkt->kind == RMP_REQ_SEND || pkt->kind == RMP_REQ_WRITE)
+		len = pkt->len;
+	if (qp->ibqp.qp_type != IB_QPT_RC) {
+		rmp_av_to_flow(&wqe->av, &ud_fl);
+		fl = &ud_fl;
+		sport = rmp_req_udp_sport(wqe->av.flow_label, qp->ibqp.qp_num,
+					  wqe->wr.wr.ud.remote_qpn);
+	}
+	rmp_requester_headers(qp, pkt, &f);
+	skb = rmp_pkt_new(dev, fl, &f, len, &payload);
+	if (!skb) {
+		/* Lost like a packet on the wire; RC sends it again. */
+		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
+		return;
+	}
+	if (wqe->wr.send_flags & IB_SEND_INLINE) {
+		memcpy(payload, wqe->inline_data + pkt->offset, len);
+	} else if (len) {
+		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
+				      pkt->offset, payload, len,
+				      RMP_COPY_FROM_MR);
+		if (err) {
+			kfree_skb(skb);
+			rmp_requester_fail(qp, pkt->slot, IB_WC_LOC_PROT_ERR);
+			return;
+		}
+	}
+	rmp_net_xmit(dev, fl, sport, skb);
+}
+
+static bool rmp_requester_xmit(struct rmp_qp *qp, u64 now)
+{
+	u32 budget = RMP_REQUESTER_BUDGET;
+	struct rmp_req_pkt pkt;
+
+	while (budget--) {
+		if (rmp_req_next(&qp->requester.req, now, &pkt))
+			return false;
+		if (pkt.kind == RMP_REQ_LOCAL)
+			rmp_requester_local(qp, pkt.slot);
+		else
+			rmp_requester_send(qp, &pkt);
+	}
+	return true;
+}
+
+/* Complete finished WQEs in order and give their ring slots back. */
+static void rmp_requester_complete(struct rmp_qp *qp)
+{
+	struct rmp_requester *rq = &qp->requester;
+	struct rmp_cq *cq = to_rmp_cq(qp->ibqp.send_cq);
+	const struct rmp_send_slot *s;
+	struct rmp_req_done done;
+	struct ib_wc wc;
+
+	while (!rmp_req_complete(&rq->req, &done)) {
+		s = &rq->slots[done.slot];
+		if (done.status != RMP_REQ_OK ||
+		    s->wqe.wr.send_flags & IB_SEND_SIGNALED) {
+			wc = (struct ib_wc) {
+				.wr_id = s->wqe.wr.wr_id,
+				.status = done.status == RMP_REQ_ERR_LOCAL ?
+					  s->wc_status :
+					  rmp_requester_wc_status[done.status],
+				.opcode = rmp_wqe_wc_opcode(s->wqe.wr.opcode),
+				.byte_len = s->wqe.length,
+				.qp = &qp->ibqp,
+				.port_num = 1,
+			};
+			rmp_cq_post(cq, &wc, false);
+		}
+		rmp_wqe_retire_send(qp);
+	}
+}
+
+/* Add what the engine counted since last time to the device's counters. */
+static void rmp_requester_count(struct rmp_qp *qp)
+{
+	struct rmp_requester *rq = &qp->requester;
+	const struct rmp_req_stats *s = &rq->req.stats;
+	struct rmp_req_stats *seen = &rq->seen;
+	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
+
+	rmp_stats_add(st, RMP_CNT_TX_RETRANSMITS, s->retrans - seen->retrans);
+	rmp_stats_add(st, RMP_CNT_ACK_TIMEOUTS, s->timeouts - seen->timeouts);
+	rmp_stats_add(st, RMP_CNT_RX_SEQ_NAKS, s->seq_naks - seen->seq_naks);
+	rmp_stats_add(st, RMP_CNT_RX_RNR_NAKS, s->rnr_naks - seen->rnr_naks);
+	rmp_stats_add(st, RMP_CNT_RX_STALE_RESPONSES,
+		      s->dup_rsps + s->ghost_rsps + s->bad_rsps -
+		      seen->dup_rsps - seen->ghost_rsps - seen->bad_rsps);
+	*seen = *s;
+}
+
+/**
+ * rmp_requester_run() - one round of the requester
+ * @qp: the QP, its requester started
+ * @take: take new WQEs from the send queue (not in SQD)
+ *
+ * Acts on an expired timer, takes WQEs, transmits what the engine allows,
+ * completes what is finished, and moves the QP to the error state when a
+ * WQE failed.
+ *
+ * Return: true if the budget ran out with work left.
+ */
+bool rmp_requester_run(struct rmp_qp *qp, bool take)
+{
+	struct rmp_requester *rq = &qp->requester;
+	u64 now = ktime_get_ns();
+	u64 deadline = rmp_req_deadline(&rq->req);
+	bool more = false;
+
+	if (deadline && now >= deadline)
+		rmp_req_timer(&rq->req, now);
+	if (take)
+		more = rmp_requester_take(qp);
+	more |= rmp_requester_xmit(qp, now);
+	rmp_requester_complete(qp);
+	rmp_requester_count(qp);
+	if (rq->req.state == RMP_REQ_ERROR) {
+		rmp_qp_set_error(qp);
+		return false;
+	}
+	return more;
+}
+
+/**
+ * rmp_requester_response() - act on a response packet (RC)
+ * @qp: the QP, its requester started
+ * @f: the packet's headers
+ * @payload: its payload, @f->payload_len bytes
+ *
+ * READ response data and atomic results are placed in the WQE's buffers;
+ * completions and further transmission follow in rmp_requester_run().
+ */
+void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
+			    const void *payload)
+{
+	struct rmp_requester *rq = &qp->requester;
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	const struct rmp_send_wqe *wqe;
+	struct rmp_req_rsp rsp;
+	u64 orig;
+	int err;
+
+	rmp_req_ack(&rq->req, ktime_get_ns(), f, &rsp);
+	if (rsp.action != RMP_REQ_RSP_READ && rsp.action != RMP_REQ_RSP_ATOMIC)
+		return;
+	wqe = &rq->slots[rsp.slot].wqe;
+	if (rsp.action == RMP_REQ_RSP_READ) {
+		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
+				      rsp.offset, (void *)payload, rsp.len,
+				      RMP_COPY_TO_MR);
+	} else {
+		orig = f->atmack.orig;
+		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
+				      0, &orig, sizeof(orig), RMP_COPY_TO_MR);
+	}
+	if (err)
+		rmp_requester_fail(qp, rsp.slot, IB_WC_LOC_PROT_ERR);
+}
+
+/**
+ * rmp_requester_flush() - finish every WQE the requester holds
+ * @qp: the QP, in ERR or SQE
+ *
+ * WQEs not yet finished complete with a flush error, all of them give
+ * their ring slots back, and the requester stops: it starts afresh when the
+ * QP next reaches RTS.
+ */
+void rmp_requester_flush(struct rmp_qp *qp)
+{
+	struct rmp_requester *rq = &qp->requester;
+
+	if (!rq->on)
+		return;
+	rmp_req_flush(&rq->req);
+	rmp_requester_complete(qp);
+	rmp_requester_count(qp);
+	rq->on = false;
+}

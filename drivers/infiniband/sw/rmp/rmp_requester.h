@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rmp requester and completer: send WQEs to packets, responses to
+ * completions, driven by the engine's requester (engine/req.h).
+ */
+#ifndef RMP_REQUESTER_H
+#define RMP_REQUESTER_H
+
+#include "rmp_wqe.h"
+#include "engine/req.h"
+
+struct rmp_qp;
+
+/**
+ * struct rmp_send_slot - a send WQE in the requester's hands
+ * @wqe: the private copy taken from the send queue
+ * @wc_status: IB_WC_* status of a WQE that failed locally, else
+ *	IB_WC_SUCCESS
+ */
+struct rmp_send_slot {
+	struct rmp_send_wqe wqe;
+	u8 wc_status;
+};
+
+/**
+ * struct rmp_requester - a QP's requester state; its work item's only
+ * @req: the engine's requester
+ * @ring: the engine's per-WQE metadata, @nslots entries
+ * @slots: the WQEs, indexed like @ring
+ * @nslots: a power of two no smaller than the send queue's capacity
+ * @on: started (the QP reached RTS since its last RESET)
+ * @dqpn: RC: destination QP number
+ * @qkey: UD: the QP's Q_Key, for WQEs that ask for it
+ * @seen: engine counters already added to the device's
+ */
+struct rmp_requester {
+	struct rmp_req req;
+	struct rmp_req_wqe *ring;
+	struct rmp_send_slot *slots;
+	u32 nslots;
+	bool on;
+	u32 dqpn;
+	u32 qkey;
+	struct rmp_req_stats seen;
+};
+
+int rmp_requester_alloc(struct rmp_qp *qp);
+void rmp_requester_free(struct rmp_qp *qp);
+int rmp_requester_start(struct rmp_qp *qp);
+bool rmp_requester_run(struct rmp_qp *qp, bool take);
+void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
+			    const void *payload);
+void rmp_requester_flush(struct rmp_qp *qp);
+
+#endif /* RMP_REQUESTER_H */

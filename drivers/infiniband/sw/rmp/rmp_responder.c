@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: responder
+ *
+ * The responder executes the requests a QP receives. For RC, the engine's
+ * responder (engine/resp.c) judges each packet (sequence, duplicates,
+ * opcode order, lengths, permissions) and says what to answer; this file
+ * does the execution the engine asks for: it takes the receive WQE of a
+ * SEND, checks R_Keys, places data, runs atomics, reads READ data, writes
+ * receive completions and sends the replies. It runs in the QP's work item
+ * only.
+ *
+ * Nothing from the network is written anywhere but through an lkey of a
+ * receive WQE or an R_Key the requester named, each checked for the exact
+ * bytes written (rmp_mr_copy_sgl(), rmp_mr_lookup_rkey()).
+ *
+ * ACKs are coalesced: an ACK waits in the responder until a different reply
+ * must go out or the receive batch ends, and a later ACK replaces it (they
+ * are cumulative). NAKs, atomic ACKs and READ responses go out at once, in
+ * order.
+ *
+ * UD and GSI QPs have no transport state: a packet with the right Q_Key
+ * takes a receive WQE, which gets the IP header in its first 40 bytes (the
+ * GRH area; an IPv4 header in the last 20 of them) and then the payload.
+ * Without a receive WQE the packet is dropped and counted.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/slab.h>
+#include <rdma/ib_pack.h>
+
+#include "rmp_cq.h"
+#include "rmp_dev.h"
+#include "rmp_mr.h"
+#include "rmp_net.h"
+#include "rmp_pkt.h"
+#include "rmp_qp.h"
+#include "rmp_responder.h"
+#include "engine/req.h"
+
+static struct rmp_dev *rmp_qp_dev(const struct rmp_qp *qp)
+{
+	return to_rmp_dev(qp->ibqp.device);
+}
+
+/**
+ * rmp_responder_start() - start the responder from the QP's attributes
+ * @qp: the QP, in RTR (or a later state) for the first time since RESET
+ *
+ * For RC, also fixes the path (&rmp_qp.flow, &rmp_qp.sport) both directions
+ * of the QP use.
+ *
+ * Return: 0, -ENOMEM, or an error of rmp_resp_init().
+ */
+int rmp_responder_start(struct rmp_qp *qp)
+{
+	struct rmp_responder *rs = &qp->responder;
+	const struct ib_qp_attr *a = &qp->attr;
+	struct rmp_resp_config cfg = {};
+	u32 nres;
+	int err;
+
+	rs->wqe_valid = false;
+	rs->ack_pending = false;
+	mutex_lock(&qp->lock);
+	rs->qkey = a->qkey;
+	rs->dqpn = a->dest_qp_num;
+	if (qp->ibqp.qp_type != IB_QPT_RC) {
+		mutex_unlock(&qp->lock);
+		rs->on = true;
+		return 0;
+	}
+	cfg.epsn = a->rq_psn;
+	cfg.mtu = ib_mtu_enum_to_int(a->path_mtu);
+	cfg.min_rnr_timer = a->min_rnr_timer;
+	if (a->qp_access_flags & IB_ACCESS_REMOTE_WRITE)
+		cfg.access |= RMP_RESP_ALLOW_WRITE;
+	if (a->qp_access_flags & IB_ACCESS_REMOTE_READ)
+		cfg.access |= RMP_RESP_ALLOW_READ;
+	if (a->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC)
+		cfg.access |= RMP_RESP_ALLOW_ATOMIC;
+	nres = a->max_dest_rd_atomic;
+	rmp_av_to_flow(&qp->av, &qp->flow);
+	qp->sport = rmp_req_udp_sport(qp->av.flow_label, qp->ibqp.qp_num,
+				      a->dest_qp_num);
+	mutex_unlock(&qp->lock);
+
+	kfree(rs->res);
+	rs->res = NULL;
+	if (nres) {
+		rs->res = kcalloc(nres, sizeof(*rs->res), GFP_KERNEL);
+		if (!rs->res)
+			return -ENOMEM;
+	}
+	err = rmp_resp_init(&rs->resp, &cfg, rs->res, nres);
+	if (err)
+		return err;
+	rs->on = true;
+	return 0;
+}
+
+/**
+ * rmp_responder_free() - free a QP's responder
+ * @qp: the QP, its work item stopped
+ */
+void rmp_responder_free(struct rmp_qp *qp)
+{
+	kfree(qp->responder.res);
+	qp->responder.res = NULL;
+}
+
+static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
+			       struct rmp_mr *mr, u64 va, u32 len)
+{
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct sk_buff *skb;
+	void *payload;
+
+	f->bth.pkey = RMP_PKEY_DEFAULT;
+	f->bth.qpn = qp->responder.dqpn;
+	skb = rmp_pkt_new(dev, &qp->flow, f, len, &payload);
+	if (!skb) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
+		return;
+	}
+	if (len && rmp_mr_copy(mr, va, payload, len, RMP_COPY_FROM_MR)) {
+		/* The region shrank under the READ: send nothing. */
+		kfree_skb(skb);
+		return;
+	}
+	rmp_net_xmit(dev, &qp->flow, qp->sport, skb);
+}
+
+static void rmp_responder_send_ack(struct rmp_qp *qp,
+				   const struct rmp_resp_reply *r)
+{
+	struct rmp_hdr_fields f = {};
+
+	f.bth.opcode = r->kind == RMP_RESP_REPLY_ATOMIC_ACK ?
+		       RMP_OP_RC_ATOMIC_ACKNOWLEDGE : RMP_OP_RC_ACKNOWLEDGE;
+	f.bth.psn = r->psn;
+	f.aeth.syndrome = r->syndrome;
+	f.aeth.msn = r->msn;
+	f.atmack.orig = r->orig;
+	rmp_responder_xmit(qp, &f, NULL, 0, 0);
+}
+
+/*
+ * Send a READ's responses, or the part of them a duplicate asks for. The
+ * R_Key is checked again for what is left: a region deregistered meanwhile
+ * gets no response, and the requester's retries run out.
+ */
+static void rmp_responder_send_read(struct rmp_qp *qp,
+				    struct rmp_resp_read *cur)
+{
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct rmp_resp_read_pkt pkt;
+	struct rmp_hdr_fields f;
+	struct rmp_mr *mr = NULL;
+
+	if (cur->left) {
+		mr = rmp_mr_lookup_rkey(dev, qp->ibqp.pd, qp->ibqp.qp_num,
+					cur->rkey, cur->va, cur->left,
+					IB_ACCESS_REMOTE_READ);
+		if (IS_ERR(mr))
+			return;
+	}
+	while (rmp_resp_read_next(cur, &pkt)) {
+		memset(&f, 0, sizeof(f));
+		f.bth.opcode = pkt.opcode;
+		f.bth.psn = pkt.psn;
+		f.aeth.syndrome = pkt.syndrome;
+		f.aeth.msn = pkt.msn;
+		rmp_responder_xmit(qp, &f, mr, pkt.va, pkt.len);
+	}
+	if (mr)
+		rmp_mr_put(mr);
+}
+
+static void rmp_responder_send_pending_ack(struct rmp_qp *qp)
+{
+	struct rmp_responder *rs = &qp->responder;
+
+	if (!rs->ack_pending)
+		return;
+	rs->ack_pending = false;
+	rmp_responder_send_ack(qp, &rs->ack);
+}
+
+static void rmp_responder_reply(struct rmp_qp *qp, struct rmp_resp_reply *r)
+{
+	struct rmp_responder *rs = &qp->responder;
+
+	switch (r->kind) {
+	case RMP_RESP_REPLY_NONE:
+		return;
+	case RMP_RESP_REPLY_ACK:
+		if (r->syndrome >> RMP_AETH_TYPE_SHIFT == RMP_AETH_ACK) {
+			rs->ack = *r;
+			rs->ack_pending = true;
+			return;
+		}
+		if (r->syndrome >> RMP_AETH_TYPE_SHIFT == RMP_AETH_RNR_NAK)
+			rmp_stats_inc(&rmp_qp_dev(qp)->stats,
+				      RMP_CNT_TX_RNR_NAKS);
+		break;
+	default:
+		break;
+	}
+	rmp_responder_send_pending_ack(qp);
+	if (r->kind == RMP_RESP_REPLY_READ)
+		rmp_responder_send_read(qp, &r->read);
+	else
+		rmp_responder_send_ack(qp, r);
+}
+
+/* Remember how the receive WQE completes if @status fails the QP. */
+static enum rmp_resp_status rmp_responder_fails(struct rmp_qp *qp,
+						u8 wc_status,
+						enum rmp_resp_status status)
+{
+	qp->responder.wc_status = wc_status;
+	return status;
+}
+
+/* Take the receive WQE a SEND or a WRITE with immediate consumes. */
+static enum rmp_resp_status rmp_responder_take_wqe(struct rmp_qp *qp)
+{
+	struct rmp_responder *rs = &qp->responder;
+	int err;
+
+	if (rs->wqe_valid)
+		return RMP_RESP_OK;
+	err = rmp_wqe_take_recv(qp, &rs->wqe);
+	if (err == -ENOENT)
+		return RMP_RESP_RNR;
+	rs->wqe_valid = true;
+	rs->wc_status = IB_WC_WR_FLUSH_ERR;
+	if (err)
+		return rmp_responder_fails(qp, IB_WC_LOC_QP_OP_ERR,
+					   RMP_RESP_REM_OP);
+	return RMP_RESP_OK;
+}
+
+static enum rmp_resp_status
+rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
+		   const void *payload, const struct rmp_resp_out *out,
+		   u32 flags)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	enum rmp_resp_status st;
+	u32 len = f->payload_len;
+
+	st = rmp_responder_take_wqe(qp);
+	if (st != RMP_RESP_OK)
+		return st;
+	if ((u64)out->offset + len > rs->wqe.length)
+		return rmp_responder_fails(qp, IB_WC_LOC_LEN_ERR,
+					   RMP_RESP_REM_INVALID);
+	if (len && rmp_mr_copy_sgl(dev, qp->ibqp.pd, rs->wqe.sge,
+				   rs->wqe.num_sge, out->offset,
+				   (void *)payload, len, RMP_COPY_TO_MR))
+		return rmp_responder_fails(qp, IB_WC_LOC_PROT_ERR,
+					   RMP_RESP_REM_OP);
+	if (out->last && (flags & RMP_OPF_IETH) &&
+	    rmp_key_invalidate(dev, qp->ibqp.pd, qp->ibqp.qp_num,
+			       f->ieth.rkey, true))
+		return rmp_responder_fails(qp, IB_WC_REM_INV_REQ_ERR,
+					   RMP_RESP_REM_INVALID);
+	return RMP_RESP_OK;
+}
+
+static enum rmp_resp_status
+rmp_responder_write(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
+		    const void *payload, const struct rmp_resp_out *out,
+		    u32 flags)
+{
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	u32 len = f->payload_len;
+	enum rmp_resp_status st;
+	struct rmp_mr *mr;
+	int err;
+
+	if (out->last && (flags & RMP_OPF_IMMDT)) {
+		st = rmp_responder_take_wqe(qp);
+		if (st != RMP_RESP_OK)
+			return st;
+	}
+	if (!len)
+		return RMP_RESP_OK;
+	mr = rmp_mr_lookup_rkey(dev, qp->ibqp.pd, qp->ibqp.qp_num, out->rkey,
+				out->va, len, IB_ACCESS_REMOTE_WRITE);
+	if (IS_ERR(mr))
+		return rmp_responder_fails(qp, IB_WC_REM_ACCESS_ERR,
+					   RMP_RESP_REM_ACCESS);
+	err = rmp_mr_copy(mr, out->va, (void *)payload, len, RMP_COPY_TO_MR);
+	rmp_mr_put(mr);
+	return err ? rmp_responder_fails(qp, IB_WC_REM_ACCESS_ERR,
+					 RMP_RESP_REM_ACCESS) : RMP_RESP_OK;
+}
+
+static enum rmp_resp_status rmp_responder_read(struct rmp_qp *qp,
+					       const struct rmp_hdr_fields *f)
+{
+	struct rmp_mr *mr;
+
+	if (!f->reth.len)
+		return RMP_RESP_OK;
+	mr = rmp_mr_lookup_rkey(rmp_qp_dev(qp), qp->ibqp.pd, qp->ibqp.qp_num,
+				f->reth.rkey, f->reth.va, f->reth.len,
+				IB_ACCESS_REMOTE_READ);
+	if (IS_ERR(mr))
+		return RMP_RESP_REM_ACCESS;
+	rmp_mr_put(mr);
+	return RMP_RESP_OK;
+}
+
+static enum rmp_resp_status rmp_responder_atomic(struct rmp_qp *qp,
+						 const struct rmp_hdr_fields *f,
+						 u64 *orig)
+{
+	bool cas = f->bth.opcode == RMP_OP_RC_COMPARE_SWAP;
+	struct rmp_mr *mr;
+	int err;
+
+	mr = rmp_mr_lookup_rkey(rmp_qp_dev(qp), qp->ibqp.pd, qp->ibqp.qp_num,
+				f->atmeth.rkey, f->atmeth.va, sizeof(u64),
+				IB_ACCESS_REMOTE_ATOMIC);
+	if (IS_ERR(mr))
+		return RMP_RESP_REM_ACCESS;
+	err = rmp_mr_atomic(mr, f->atmeth.va,
+			    cas ? RMP_ATOMIC_CMP_SWAP : RMP_ATOMIC_FETCH_ADD,
+			    cas ? f->atmeth.compare : f->atmeth.swap_add,
+			    f->atmeth.swap_add, orig);
+	rmp_mr_put(mr);
+	if (err == -EINVAL)
+		return RMP_RESP_REM_INVALID;
+	return err ? RMP_RESP_REM_ACCESS : RMP_RESP_OK;
+}
+
+static enum rmp_resp_status
+rmp_responder_execute(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
+		      const void *payload, const struct rmp_resp_out *out,
+		      u64 *orig)
+{
+	u32 flags = rmp_opcode_info(f->bth.opcode)->flags;
+
+	if (flags & RMP_OPF_SEND)
+		return rmp_responder_send(qp, f, payload, out, flags);
+	if (flags & RMP_OPF_WRITE)
+		return rmp_responder_write(qp, f, payload, out, flags);
+	if (flags & RMP_OPF_READ)
+		return rmp_responder_read(qp, f);
+	return rmp_responder_atomic(qp, f, orig);
+}
+
+/* Complete the receive WQE of a message that just ended. */
+static void rmp_responder_complete(struct rmp_qp *qp,
+				   const struct rmp_hdr_fields *f,
+				   const struct rmp_resp_out *out, u32 flags)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct ib_wc wc = {
+		.wr_id = rs->wqe.wr_id,
+		.status = IB_WC_SUCCESS,
+		.opcode = flags & RMP_OPF_WRITE ? IB_WC_RECV_RDMA_WITH_IMM :
+						  IB_WC_RECV,
+		.byte_len = out->offset + f->payload_len,
+		.qp = &qp->ibqp,
+		.src_qp = rs->dqpn,
+		.port_num = 1,
+	};
+
+	if (flags & RMP_OPF_IMMDT) {
+		wc.wc_flags |= IB_WC_WITH_IMM;
+		wc.ex.imm_data = f->imm;
+	}
+	if (flags & RMP_OPF_IETH) {
+		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
+		wc.ex.invalidate_rkey = f->ieth.rkey;
+	}
+	rs->wqe_valid = false;
+	rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), &wc, f->bth.se);
+}
+
+/**
+ * rmp_responder_request() - execute and answer an RC request packet
+ * @qp: the QP, its responder started
+ * @f: the packet's headers
+ * @payload: its payload, @f->payload_len bytes
+ */
+void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
+			   const void *payload)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
+	enum rmp_resp_status status;
+	struct rmp_resp_out out;
+	struct rmp_resp_in in;
+	u64 orig = 0;
+	u32 flags;
+
+	rmp_resp_in_from_hdr(&in, f);
+	rmp_resp_packet(&rs->resp, &in, &out);
+	switch (out.verdict) {
+	case RMP_RESP_EXECUTE:
+		flags = rmp_opcode_info(f->bth.opcode)->flags;
+		status = rmp_responder_execute(qp, f, payload, &out, &orig);
+		rmp_resp_executed(&rs->resp, status, orig, &out);
+		if (out.last && (flags & (RMP_OPF_SEND | RMP_OPF_IMMDT)))
+			rmp_responder_complete(qp, f, &out, flags);
+		break;
+	case RMP_RESP_DUPLICATE:
+		rmp_stats_inc(st, RMP_CNT_RX_DUP_REQUESTS);
+		break;
+	case RMP_RESP_OUT_OF_SEQ:
+		rmp_stats_inc(st, RMP_CNT_RX_OUT_OF_SEQ);
+		break;
+	case RMP_RESP_INVALID:
+		break;
+	default:
+		rmp_stats_inc(st, RMP_CNT_RX_DROP_QP);
+		return;
+	}
+	rmp_responder_reply(qp, &out.reply);
+	if (out.error) {
+		rmp_responder_send_pending_ack(qp);
+		rmp_qp_set_error(qp);
+	}
+}
+
+/**
+ * rmp_responder_batch_end() - acknowledge what the batch executed
+ * @qp: the QP, its responder started
+ *
+ * Called when the QP's receive queue is drained for now: sends the ACK that
+ * covers every request executed so far, if one is owed.
+ */
+void rmp_responder_batch_end(struct rmp_qp *qp)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct rmp_resp_reply r;
+
+	if (qp->ibqp.qp_type == IB_QPT_RC &&
+	    rmp_resp_flush_ack(&rs->resp, &r)) {
+		rs->ack = r;
+		rs->ack_pending = true;
+	}
+	rmp_responder_send_pending_ack(qp);
+}
+
+/**
+ * rmp_responder_ud() - deliver a UD or GSI packet
+ * @qp: the QP, its responder started
+ * @skb: the packet, for its IP header
+ * @f: the packet's headers
+ * @payload: its payload, @f->payload_len bytes
+ */
+void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
+		      const struct rmp_hdr_fields *f, const void *payload)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	u8 grh[sizeof(struct ib_grh)] = {};
+	bool v4 = ip_hdr(skb)->version == 4;
+	u32 len = sizeof(grh) + f->payload_len;
+	struct ib_wc wc = {
+		.opcode = IB_WC_RECV,
+		.byte_len = len,
+		.qp = &qp->ibqp,
+		.src_qp = f->deth.sqpn,
+		.wc_flags = IB_WC_GRH | IB_WC_WITH_NETWORK_HDR_TYPE,
+		.network_hdr_type = v4 ? RDMA_NETWORK_IPV4 : RDMA_NETWORK_IPV6,
+		.port_num = 1,
+	};
+	struct rmp_recv_wqe *wqe = &rs->wqe;
+	int err;
+
+	if (f->deth.qkey != rs->qkey) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_QP);
+		return;
+	}
+	err = rmp_wqe_take_recv(qp, wqe);
+	if (err == -ENOENT) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_NO_WQE);
+		return;
+	}
+	wc.wr_id = wqe->wr_id;
+	if (v4)
+		memcpy(grh + sizeof(grh) - sizeof(struct iphdr), ip_hdr(skb),
+		       sizeof(struct iphdr));
+	else
+		memcpy(grh, ipv6_hdr(skb), sizeof(struct ipv6hdr));
+	if (err)
+		wc.status = IB_WC_LOC_QP_OP_ERR;
+	else if (len > wqe->length)
+		wc.status = IB_WC_LOC_LEN_ERR;
+	else if (rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge, 0,
+				 grh, sizeof(grh), RMP_COPY_TO_MR) ||
+		 rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
+				 sizeof(grh), (void *)payload, f->payload_len,
+				 RMP_COPY_TO_MR))
+		wc.status = IB_WC_LOC_PROT_ERR;
+	if (f->bth.opcode == RMP_OP_UD_SEND_ONLY_IMM) {
+		wc.wc_flags |= IB_WC_WITH_IMM;
+		wc.ex.imm_data = f->imm;
+	}
+	rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), &wc, f->bth.se);
+}
+
+/**
+ * rmp_responder_flush() - complete the receive WQE in progress
+ * @qp: the QP, in ERR
+ *
+ * A SEND cut short by an error completes its receive WQE with the status
+ * the failure called for, or a flush error. The responder stops; it starts
+ * afresh when the QP next reaches RTR.
+ */
+void rmp_responder_flush(struct rmp_qp *qp)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct ib_wc wc = {
+		.wr_id = rs->wqe.wr_id,
+		.status = rs->wc_status,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+		.port_num = 1,
+	};
+
+	if (rs->wqe_valid && qp->ibqp.qp_type == IB_QPT_RC) {
+		rs->wqe_valid = false;
+		rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), &wc, false);
+	}
+	rs->on = false;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rmp responder: request packets to placed data, receive completions and
+ * responses, driven by the engine's responder (engine/resp.h); and the
+ * receive side of UD and GSI QPs.
+ */
+#ifndef RMP_RESPONDER_H
+#define RMP_RESPONDER_H
+
+#include "rmp_wqe.h"
+#include "engine/resp.h"
+
+struct rmp_qp;
+struct sk_buff;
+
+/**
+ * struct rmp_responder - a QP's responder state; its work item's only
+ * @resp: the engine's RC responder
+ * @res: READ/atomic resources for @resp, max_dest_rd_atomic of them
+ * @wqe: the receive WQE of the SEND (or WRITE with immediate) in progress
+ * @wqe_valid: @wqe is taken and not yet completed
+ * @wc_status: IB_WC_* status @wqe completes with if the QP fails
+ * @ack: an acknowledgment not yet sent; a later one replaces it
+ * @ack_pending: @ack is to be sent
+ * @on: started (the QP reached RTR since its last RESET)
+ * @dqpn: RC: destination QP number
+ * @qkey: UD: the Q_Key arriving packets must carry
+ */
+struct rmp_responder {
+	struct rmp_resp resp;
+	struct rmp_resp_res *res;
+	struct rmp_recv_wqe wqe;
+	bool wqe_valid;
+	u8 wc_status;
+	struct rmp_resp_reply ack;
+	bool ack_pending;
+	bool on;
+	u32 dqpn;
+	u32 qkey;
+};
+
+int rmp_responder_start(struct rmp_qp *qp);
+void rmp_responder_free(struct rmp_qp *qp);
+void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
+			   const void *payload);
+void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
+		      const struct rmp_hdr_fields *f, const void *payload);
+void rmp_responder_batch_end(struct rmp_qp *qp);
+void rmp_responder_flush(struct rmp_qp *qp);
+
+#endif /* RMP_RESPONDER_H */
