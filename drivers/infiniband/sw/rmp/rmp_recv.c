@@ -159,12 +159,16 @@ bool rmp_recv_process(struct rmp_qp *qp)
 	u32 budget = RMP_RECV_BUDGET;
 	struct sk_buff *skb;
 
+	if (rmp_responder_resume(qp))
+		return true;
 	while (budget-- && (skb = skb_dequeue(&qp->rxq))) {
 		rmp_recv_one(qp, skb);
 		consume_skb(skb);
 		/* A failed request moved the QP to the error state. */
 		if (rmp_qp_state(qp) == IB_QPS_ERR)
 			break;
+		if (qp->responder.read_pending)
+			return true;
 	}
 	rmp_responder_batch_end(qp);
 	return !skb_queue_empty(&qp->rxq);

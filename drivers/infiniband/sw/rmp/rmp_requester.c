@@ -32,6 +32,13 @@
 
 /* WQEs taken and packets sent by one run of the work item, at most. */
 #define RMP_REQUESTER_BUDGET 64
+/*
+ * PSNs outstanding per QP, at most: several bandwidth-delay products of a
+ * 100 Gb/s link with 1 KiB packets, and well below the 1000 packets a
+ * Linux receiver queues per CPU before it drops (netdev_max_backlog), so
+ * that one QP's burst (a window of READ responses included) fits.
+ */
+#define RMP_REQUESTER_WINDOW 256
 
 /* RC request opcodes by send opcode and position in the message. */
 static const u8 rmp_rc_opcode[][4] = {
@@ -137,6 +144,7 @@ int rmp_requester_start(struct rmp_qp *qp)
 	const struct ib_qp_attr *a = &qp->attr;
 	struct rmp_req_cfg cfg = {
 		.lqpn = qp->ibqp.qp_num,
+		.max_inflight = RMP_REQUESTER_WINDOW,
 	};
 	u32 sq_psn;
 	int err;

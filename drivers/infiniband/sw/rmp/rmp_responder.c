@@ -16,8 +16,8 @@
  *
  * ACKs are coalesced: an ACK waits in the responder until a different reply
  * must go out or the receive batch ends, and a later ACK replaces it (they
- * are cumulative). NAKs, atomic ACKs and READ responses go out at once, in
- * order.
+ * are cumulative). NAKs and atomic ACKs go out at once, in order; READ
+ * responses in batches, before anything received later is looked at.
  *
  * UD and GSI QPs have no transport state: a packet with the right Q_Key
  * takes a receive WQE, which gets the IP header in its first 40 bytes (the
@@ -37,6 +37,9 @@
 #include "rmp_qp.h"
 #include "rmp_responder.h"
 #include "engine/req.h"
+
+/* READ response packets sent per run of the work item, at most. */
+#define RMP_RESPONDER_READ_BUDGET 64
 
 static struct rmp_dev *rmp_qp_dev(const struct rmp_qp *qp)
 {
@@ -62,6 +65,7 @@ int rmp_responder_start(struct rmp_qp *qp)
 
 	rs->wqe_valid = false;
 	rs->ack_pending = false;
+	rs->read_pending = false;
 	mutex_lock(&qp->lock);
 	rs->qkey = a->qkey;
 	rs->dqpn = a->dest_qp_num;
@@ -146,26 +150,29 @@ static void rmp_responder_send_ack(struct rmp_qp *qp,
 }
 
 /*
- * Send a READ's responses, or the part of them a duplicate asks for. The
- * R_Key is checked again for what is left: a region deregistered meanwhile
- * gets no response, and the requester's retries run out.
+ * Send the next batch of a READ's responses (or of the part a duplicate
+ * asks for). The R_Key is checked again for what is left: a region
+ * deregistered meanwhile gets no more responses, and the requester's
+ * retries run out.
  */
-static void rmp_responder_send_read(struct rmp_qp *qp,
-				    struct rmp_resp_read *cur)
+static void rmp_responder_send_read(struct rmp_qp *qp)
 {
-	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct rmp_responder *rs = &qp->responder;
+	struct rmp_resp_read *cur = &rs->read;
+	u32 budget = RMP_RESPONDER_READ_BUDGET;
 	struct rmp_resp_read_pkt pkt;
 	struct rmp_hdr_fields f;
 	struct rmp_mr *mr = NULL;
 
+	rs->read_pending = false;
 	if (cur->left) {
-		mr = rmp_mr_lookup_rkey(dev, qp->ibqp.pd, qp->ibqp.qp_num,
-					cur->rkey, cur->va, cur->left,
-					IB_ACCESS_REMOTE_READ);
+		mr = rmp_mr_lookup_rkey(rmp_qp_dev(qp), qp->ibqp.pd,
+					qp->ibqp.qp_num, cur->rkey, cur->va,
+					cur->left, IB_ACCESS_REMOTE_READ);
 		if (IS_ERR(mr))
 			return;
 	}
-	while (rmp_resp_read_next(cur, &pkt)) {
+	while (budget-- && rmp_resp_read_next(cur, &pkt)) {
 		memset(&f, 0, sizeof(f));
 		f.bth.opcode = pkt.opcode;
 		f.bth.psn = pkt.psn;
@@ -173,8 +180,26 @@ static void rmp_responder_send_read(struct rmp_qp *qp,
 		f.aeth.msn = pkt.msn;
 		rmp_responder_xmit(qp, &f, mr, pkt.va, pkt.len);
 	}
+	rs->read_pending = cur->npkts;
 	if (mr)
 		rmp_mr_put(mr);
+}
+
+/**
+ * rmp_responder_resume() - go on sending a READ's responses
+ * @qp: the QP, its responder started
+ *
+ * A READ's responses go out in batches, one per run of the work item, so
+ * that a large READ neither holds the worker nor floods the path at once;
+ * nothing else is received until all are sent.
+ *
+ * Return: true if responses are still left.
+ */
+bool rmp_responder_resume(struct rmp_qp *qp)
+{
+	if (qp->responder.read_pending)
+		rmp_responder_send_read(qp);
+	return qp->responder.read_pending;
 }
 
 static void rmp_responder_send_pending_ack(struct rmp_qp *qp)
@@ -208,10 +233,12 @@ static void rmp_responder_reply(struct rmp_qp *qp, struct rmp_resp_reply *r)
 		break;
 	}
 	rmp_responder_send_pending_ack(qp);
-	if (r->kind == RMP_RESP_REPLY_READ)
-		rmp_responder_send_read(qp, &r->read);
-	else
+	if (r->kind == RMP_RESP_REPLY_READ) {
+		rs->read = r->read;
+		rmp_responder_send_read(qp);
+	} else {
 		rmp_responder_send_ack(qp, r);
+	}
 }
 
 /* Remember how the receive WQE completes if @status fails the QP. */
@@ -532,5 +559,6 @@ void rmp_responder_flush(struct rmp_qp *qp)
 		rs->wqe_valid = false;
 		rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), &wc, false);
 	}
+	rs->read_pending = false;
 	rs->on = false;
 }

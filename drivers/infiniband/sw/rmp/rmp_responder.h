@@ -22,6 +22,9 @@ struct sk_buff;
  * @wc_status: IB_WC_* status @wqe completes with if the QP fails
  * @ack: an acknowledgment not yet sent; a later one replaces it
  * @ack_pending: @ack is to be sent
+ * @read: READ responses still to send
+ * @read_pending: @read has responses left; they go out before anything
+ *	else is received
  * @on: started (the QP reached RTR since its last RESET)
  * @dqpn: RC: destination QP number
  * @qkey: UD: the Q_Key arriving packets must carry
@@ -34,6 +37,8 @@ struct rmp_responder {
 	u8 wc_status;
 	struct rmp_resp_reply ack;
 	bool ack_pending;
+	struct rmp_resp_read read;
+	bool read_pending;
 	bool on;
 	u32 dqpn;
 	u32 qkey;
@@ -45,6 +50,7 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			   const void *payload);
 void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
 		      const struct rmp_hdr_fields *f, const void *payload);
+bool rmp_responder_resume(struct rmp_qp *qp);
 void rmp_responder_batch_end(struct rmp_qp *qp);
 void rmp_responder_flush(struct rmp_qp *qp);
 

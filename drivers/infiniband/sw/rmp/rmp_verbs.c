@@ -61,9 +61,14 @@ static int rmp_query_device(struct ib_device *ibdev,
 	attr->max_res_rd_atom = RMP_MAX_RD_ATOMIC * RMP_MAX_QP;
 	attr->max_fast_reg_page_list_len = RMP_MAX_FAST_REG_PAGES;
 	attr->max_pkeys = 1;
+	attr->atomic_cap = IB_ATOMIC_HCA;
 	attr->device_cap_flags = IB_DEVICE_MEM_MGT_EXTENSIONS |
 				 IB_DEVICE_MEM_WINDOW |
-				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
+				 IB_DEVICE_RC_RNR_NAK_GEN |
+				 IB_DEVICE_SRQ_RESIZE |
+				 IB_DEVICE_SYS_IMAGE_GUID |
+				 IB_DEVICE_PORT_ACTIVE_EVENT;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;
 }

@@ -256,18 +256,20 @@ int rmp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	unsigned long flags;
 	int err = 0;
 
-	if (qp->user) {
-		if (wr) {
-			*bad_wr = wr;
-			return -EINVAL;
-		}
-		rmp_qp_schedule(qp);
-		return 0;
-	}
 	if (state == IB_QPS_RESET || state == IB_QPS_INIT ||
-	    state == IB_QPS_RTR) {
+	    state == IB_QPS_RTR || (qp->user && wr)) {
 		*bad_wr = wr;
 		return -EINVAL;
+	}
+	if (qp->user) {
+		/*
+		 * The doorbell returns once the work item has taken what the
+		 * process posted, as Soft-RoCE's does: a UD send, for one, has
+		 * completed by then.
+		 */
+		rmp_qp_schedule(qp);
+		flush_work(&qp->work);
+		return 0;
 	}
 
 	spin_lock_irqsave(&qp->sq.lock, flags);
