@@ -94,9 +94,10 @@ class SrqDataTest(DataTestCase):
             r.qp.modify(attr, e.IBV_QP_STATE | mask)
         s = self.ud_qp(0x1234)
         dst = self.mr(GRH + 16)
+        # The AH must outlive the WR: rmp resolves it when it takes the WQE.
+        av = self.ah()
         self.post_recv(self.srq, self.sges(dst), 3)
-        self.post_send(s, e.IBV_WR_SEND, (), 4,
-                       ud=(self.ah(), r.qpn, 0x1234))
+        self.post_send(s, e.IBV_WR_SEND, (), 4, ud=(av, r.qpn, 0x1234))
         self.one(s.scq, wr_id=4, status=e.IBV_WC_SUCCESS)
         self.one(r.rcq, wr_id=3, status=e.IBV_WC_SUCCESS, byte_len=GRH,
                  src_qp=s.qpn, qp_num=r.qpn, wc_flags=e.IBV_WC_GRH)
