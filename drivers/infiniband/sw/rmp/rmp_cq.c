@@ -19,6 +19,23 @@ static size_t rmp_cqe_size(bool user)
 	return user ? sizeof(struct ib_uverbs_wc) : sizeof(struct ib_wc);
 }
 
+/*
+ * A process reads wc_flags as libibverbs' enum ibv_wc_flags, which agrees
+ * with enum ib_wc_flags on GRH and WITH_IMM only: its "with invalidate" is
+ * bit 3 (bit 2 is IP_CSUM_OK there), and the kernel-only flags (network
+ * header type, SMAC, VLAN) have no place in it.
+ */
+#define RMP_UWC_WITH_INV BIT(3)
+
+static u32 rmp_wc_flags_to_user(int flags)
+{
+	u32 uflags = flags & (IB_WC_GRH | IB_WC_WITH_IMM);
+
+	if (flags & IB_WC_WITH_INVALIDATE)
+		uflags |= RMP_UWC_WITH_INV;
+	return uflags;
+}
+
 static void rmp_cqe_to_user(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
 {
 	*uwc = (struct ib_uverbs_wc) {
@@ -29,7 +46,7 @@ static void rmp_cqe_to_user(struct ib_uverbs_wc *uwc, const struct ib_wc *wc)
 		.byte_len = wc->byte_len,
 		.qp_num = wc->qp->qp_num,
 		.src_qp = wc->src_qp,
-		.wc_flags = wc->wc_flags,
+		.wc_flags = rmp_wc_flags_to_user(wc->wc_flags),
 		.pkey_index = wc->pkey_index,
 		.slid = ib_lid_cpu16(wc->slid),
 		.sl = wc->sl,

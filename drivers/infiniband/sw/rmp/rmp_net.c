@@ -381,6 +381,9 @@ int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl, u16 sport,
 
 	if (dst->dev->flags & IFF_LOOPBACK) {
 		dst_release(dst);
+		/* As ip_local_out() would; a UD receiver's GRH shows it. */
+		if (!v6)
+			ip_send_check(ip_hdr(skb));
 		return rmp_net_loop(dev, &route, skb);
 	}
 	skb_dst_set(skb, dst);

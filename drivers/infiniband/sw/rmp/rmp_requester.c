@@ -467,20 +467,20 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take)
 	struct rmp_requester *rq = &qp->requester;
 	u64 now = ktime_get_ns();
 	u64 deadline = rmp_req_deadline(&rq->req);
-	bool more = false;
+	bool more = false, failed;
 
 	if (deadline && now >= deadline)
 		rmp_req_timer(&rq->req, now);
 	if (take)
 		more = rmp_requester_take(qp);
 	more |= rmp_requester_xmit(qp, now);
+	/* A process that polls the failed WQE must find the QP in ERR. */
+	failed = rq->req.state == RMP_REQ_ERROR;
+	if (failed)
+		rmp_qp_set_error(qp);
 	rmp_requester_complete(qp);
 	rmp_requester_count(qp);
-	if (rq->req.state == RMP_REQ_ERROR) {
-		rmp_qp_set_error(qp);
-		return false;
-	}
-	return more;
+	return more && !failed;
 }
 
 /**

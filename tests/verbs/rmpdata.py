@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Helpers for the data transfer tests: QPs on one rmp device that talk to
+each other through its local delivery, buffers, work requests, completions.
+
+Both ends of a connection are QPs of the test's own process on the device in
+namespace h1 (GID 10.0.0.1): every packet goes through rmp's transmit and
+receive paths, ICRC and all, without leaving the device.
+"""
+import json
+import random
+import subprocess
+import time
+
+from pyverbs.addr import AH, AHAttr, GlobalRoute
+from pyverbs.cq import CQ
+from pyverbs.mr import MR
+from pyverbs.pd import PD
+from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
+from pyverbs.wr import RecvWR, SendWR, SGE
+import pyverbs.enums as e
+
+from rmptest import RmpTestCase
+from test_qp import INIT_MASK, RTR_MASK, RTS_MASK, gid_index, make_gid
+
+SELF_V4 = '::ffff:10.0.0.1'
+MTU = 1024
+GRH = 40
+QKEY = 0x11111111
+
+LW = e.IBV_ACCESS_LOCAL_WRITE
+RW = e.IBV_ACCESS_REMOTE_WRITE
+RR = e.IBV_ACCESS_REMOTE_READ
+RA = e.IBV_ACCESS_REMOTE_ATOMIC
+MWB = e.IBV_ACCESS_MW_BIND
+ALL = LW | RW | RR | RA
+
+# Sizes around the packet boundaries of a 1024-byte path MTU.
+SIZES = (0, 1, MTU - 1, MTU, MTU + 1, 3 * MTU + 17, 1 << 20)
+
+# Filler of buffer bytes a transfer must not touch.
+FILL = 0xa5
+
+
+def data(n, seed=0):
+    """n bytes, reproducible from seed."""
+    return random.Random(seed * 1000003 + n).randbytes(n)
+
+
+class End:
+    """One QP with its own send and receive CQs."""
+
+    def __init__(self, qp, scq, rcq):
+        self.qp = qp
+        self.scq = scq
+        self.rcq = rcq
+
+    @property
+    def qpn(self):
+        return self.qp.qp_num
+
+
+class DataTestCase(RmpTestCase):
+    """A PD, the device's IPv4 RoCEv2 GID, and builders of connected QPs."""
+
+    def setUp(self):
+        super().setUp()
+        self.pd = PD(self.ctx)
+        self.sgid = gid_index(self.ctx)
+
+    def tearDown(self):
+        # Closing the context closes the PD's and the context's objects.
+        self.pd.close()
+        super().tearDown()
+
+    # Objects.
+
+    def cq(self, n=512):
+        return CQ(self.ctx, n)
+
+    def mr(self, size, access=ALL, fill=FILL, pd=None):
+        mr = MR(pd or self.pd, max(size, 1), access)
+        mr.write(bytes([fill]) * max(size, 1), max(size, 1), 0)
+        return mr
+
+    def create_qp(self, qp_type=e.IBV_QPT_RC, scq=None, rcq=None, srq=None,
+                  sig_all=0, pd=None, **cap):
+        caps = dict(max_send_wr=64, max_recv_wr=64, max_send_sge=4,
+                    max_recv_sge=4, max_inline_data=0)
+        caps.update(cap)
+        scq = scq or self.cq()
+        rcq = rcq or self.cq()
+        init = QPInitAttr(qp_type=qp_type, scq=scq, rcq=rcq, srq=srq,
+                          cap=QPCap(**caps), sq_sig_all=sig_all)
+        return End(QP(pd or self.pd, init), scq, rcq)
+
+    def rc_attr(self, dest_qpn, sq_psn, rq_psn, access=ALL, **over):
+        attr = QPAttr()
+        attr.pkey_index = 0
+        attr.port_num = 1
+        attr.qp_access_flags = access
+        gr = GlobalRoute(dgid=make_gid(SELF_V4), sgid_index=self.sgid)
+        attr.ah_attr = AHAttr(port_num=1, is_global=1, gr=gr)
+        attr.path_mtu = e.IBV_MTU_1024
+        attr.dest_qp_num = dest_qpn
+        attr.rq_psn = rq_psn
+        attr.sq_psn = sq_psn
+        attr.max_dest_rd_atomic = 16
+        attr.max_rd_atomic = 16
+        attr.min_rnr_timer = 12
+        attr.timeout = 14
+        attr.retry_cnt = 7
+        attr.rnr_retry = 7
+        for name, value in over.items():
+            setattr(attr, name, value)
+        return attr
+
+    def to_rts(self, qp, attr):
+        for state, mask in ((e.IBV_QPS_INIT, INIT_MASK),
+                            (e.IBV_QPS_RTR, RTR_MASK),
+                            (e.IBV_QPS_RTS, RTS_MASK)):
+            attr.qp_state = state
+            qp.modify(attr, mask)
+
+    def rc_pair(self, a_access=ALL, b_access=ALL, a_attr=None, b_attr=None,
+                **cap):
+        """Two connected RC QPs. The PSNs of a->b start just before the
+        24-bit wrap, so multi-packet messages cross it."""
+        a = self.create_qp(**cap)
+        b = self.create_qp(**cap)
+        self.to_rts(a.qp, self.rc_attr(b.qpn, 0xfffff0, 0x000100, a_access,
+                                       **(a_attr or {})))
+        self.to_rts(b.qp, self.rc_attr(a.qpn, 0x000100, 0xfffff0, b_access,
+                                       **(b_attr or {})))
+        return a, b
+
+    def ud_qp(self, qkey=QKEY, **cap):
+        end = self.create_qp(e.IBV_QPT_UD, **cap)
+        attr = QPAttr()
+        attr.pkey_index = 0
+        attr.port_num = 1
+        attr.qkey = qkey
+        attr.sq_psn = 0x42
+        attr.qp_state = e.IBV_QPS_INIT
+        end.qp.modify(attr, e.IBV_QP_STATE | e.IBV_QP_PKEY_INDEX |
+                      e.IBV_QP_PORT | e.IBV_QP_QKEY)
+        attr.qp_state = e.IBV_QPS_RTR
+        end.qp.modify(attr, e.IBV_QP_STATE)
+        attr.qp_state = e.IBV_QPS_RTS
+        end.qp.modify(attr, e.IBV_QP_STATE | e.IBV_QP_SQ_PSN)
+        return end
+
+    def ah(self, pd=None):
+        gr = GlobalRoute(dgid=make_gid(SELF_V4), sgid_index=self.sgid)
+        return AH(pd or self.pd, attr=AHAttr(port_num=1, is_global=1, gr=gr))
+
+    # Work requests.
+
+    @staticmethod
+    def sges(mr, *pieces):
+        """SGEs over mr for (offset, length) pieces; just mr when none."""
+        if not pieces:
+            pieces = ((0, mr.length),)
+        return [SGE(mr.buf + off, length, mr.lkey) for off, length in pieces]
+
+    @staticmethod
+    def post_send(end, opcode=e.IBV_WR_SEND, sg=(), wr_id=0,
+                  flags=e.IBV_SEND_SIGNALED, imm=None, rdma=None,
+                  atomic=None, ud=None):
+        """Post one send WR. rdma is (rkey, addr), atomic (rkey, addr,
+        compare_add, swap), ud (ah, qpn, qkey); imm is the immediate
+        data or the rkey to invalidate (they share the WR's union)."""
+        wr = SendWR(wr_id=wr_id, opcode=opcode, num_sge=max(len(sg), 1),
+                    sg=list(sg) or [SGE(0, 0, 0)], send_flags=flags)
+        # pyverbs wants an SGE at construction; the WR may have none.
+        wr.num_sge = len(sg)
+        if imm is not None:
+            wr.imm_data = imm
+        if rdma:
+            wr.set_wr_rdma(*rdma)
+        if atomic:
+            wr.set_wr_atomic(*atomic)
+        if ud:
+            wr.set_wr_ud(*ud)
+        end.qp.post_send(wr)
+
+    @staticmethod
+    def post_recv(end_or_srq, sg=(), wr_id=0):
+        wr = RecvWR(wr_id=wr_id, num_sge=max(len(sg), 1),
+                    sg=list(sg) or [SGE(0, 0, 0)])
+        wr.num_sge = len(sg)
+        target = end_or_srq.qp if isinstance(end_or_srq, End) else end_or_srq
+        target.post_recv(wr)
+
+    # Completions.
+
+    def poll(self, cq, n, timeout=60):
+        """Exactly n completions within timeout seconds, and no more."""
+        wcs = []
+        end = time.monotonic() + timeout
+        while len(wcs) < n and time.monotonic() < end:
+            got, more = cq.poll(n - len(wcs))
+            wcs += more
+            if not got:
+                time.sleep(0.002)
+        self.assertEqual(len(wcs), n, 'completions: %s' %
+                         [(wc.wr_id, wc.status) for wc in wcs])
+        self.assertNoCompletion(cq, wait=0)
+        return wcs
+
+    def assertNoCompletion(self, cq, wait=0.2):
+        time.sleep(wait)
+        got, wcs = cq.poll(1)
+        self.assertEqual(got, 0, 'unexpected completion: %s' %
+                         [(wc.wr_id, wc.status, wc.opcode) for wc in wcs])
+
+    def check_wc(self, wc, **want):
+        """Each named field of wc must equal its value."""
+        got = {name: getattr(wc, name) for name in want}
+        self.assertEqual(got, want)
+
+    def one(self, cq, **want):
+        """Exactly one completion, with the given fields."""
+        wc = self.poll(cq, 1)[0]
+        self.check_wc(wc, **want)
+        return wc
+
+    def state(self, end):
+        return end.qp.query(e.IBV_QP_STATE)[0].qp_state
+
+    # Device counters.
+
+    def counter(self, name):
+        # The hw_counters directory is not in a namespace's sysfs view.
+        out = subprocess.run(['rdma', '-j', 'statistic', 'show', 'link',
+                              self.dev_name + '/1'], check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out)[0][name]
+
+
+def read_all(mr, n, off=0):
+    return mr.read(n, off) if n else b''
+
+
+def mr_write(mr, buf, off=0):
+    if buf:
+        mr.write(buf, len(buf), off)
