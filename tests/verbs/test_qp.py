@@ -119,6 +119,11 @@ class QPBase(RmpTestCase):
         self.move(qp, e.IBV_QPS_RTR, attr, RTR_MASK)
         self.move(qp, e.IBV_QPS_RTS, attr, RTS_MASK)
 
+    def to_sqd(self, qp):
+        # In SQD no new send WQE starts: posted sends stay queued.
+        self.to_rts(qp)
+        self.move(qp, e.IBV_QPS_SQD, QPAttr(), e.IBV_QP_STATE)
+
     def state(self, qp):
         return qp.query(e.IBV_QP_STATE)[0].qp_state
 
@@ -368,13 +373,13 @@ class QPFlushTest(QPBase):
 
     def test_flush_rc(self):
         with self.qp(sig_all=0, max_send_wr=32, max_recv_wr=32) as qp:
-            self.to_rts(qp)
+            self.to_sqd(qp)
             recvs = list(range(100, 110))
             sends = list(range(1, 8))
             self.post_recvs(qp, recvs)
             self.post_sends(qp, sends)
             self.post_sends(qp, [8, 9], e.IBV_WR_RDMA_WRITE)
-            # In RTS without a transport the WQEs stay queued.
+            # In SQD the WQEs stay queued.
             self.assertEqual(self.scq.poll(1), (0, []))
             self.assertEqual(self.rcq.poll(1), (0, []))
             self.error(qp)
@@ -398,7 +403,7 @@ class QPFlushTest(QPBase):
         init = QPInitAttr(qp_type=e.IBV_QPT_RC, scq=self.scq, rcq=self.scq,
                           cap=QPCap(max_send_wr=8, max_recv_wr=8))
         with QP(self.pd, init) as qp:
-            self.to_rts(qp)
+            self.to_sqd(qp)
             self.post_sends(qp, [1, 2, 3])
             self.post_recvs(qp, [4, 5])
             self.error(qp)
@@ -416,7 +421,7 @@ class QPFlushTest(QPBase):
     def test_flush_full_ring_and_wrap(self):
         with self.qp(max_send_wr=4, max_recv_wr=4) as qp:
             cap = qp.query(e.IBV_QP_CAP)[1].cap
-            self.to_rts(qp)
+            self.to_sqd(qp)
             sends = list(range(cap.max_send_wr))
             self.post_sends(qp, sends)
             self.assertErrno(errno.ENOMEM, self.post_sends, qp, [99])
@@ -438,11 +443,11 @@ class QPFlushTest(QPBase):
 
     def test_reset_discards(self):
         with self.qp() as qp:
-            self.to_rts(qp)
+            self.to_sqd(qp)
             self.post_sends(qp, [1, 2])
             self.post_recvs(qp, [3])
             self.move(qp, e.IBV_QPS_RESET, QPAttr(), e.IBV_QP_STATE)
-            self.to_rts(qp)
+            self.to_sqd(qp)
             self.error(qp)
             self.assertEqual(self.scq.poll(4), (0, []))
             self.assertEqual(self.rcq.poll(4), (0, []))
@@ -457,6 +462,7 @@ class QPFlushTest(QPBase):
             self.move(qp, e.IBV_QPS_RTR, attr, e.IBV_QP_STATE)
             self.move(qp, e.IBV_QPS_RTS, attr,
                       e.IBV_QP_STATE | e.IBV_QP_SQ_PSN)
+            self.move(qp, e.IBV_QPS_SQD, attr, e.IBV_QP_STATE)
             gr = GlobalRoute(dgid=make_gid(PEER_V4), sgid_index=self.v4)
             with AH(self.pd, attr=AHAttr(port_num=1, is_global=1,
                                          gr=gr)) as ah:
@@ -469,7 +475,7 @@ class QPFlushTest(QPBase):
     def test_destroy_with_queued_wrs(self):
         for _ in range(4):
             qp = self.qp()
-            self.to_rts(qp)
+            self.to_sqd(qp)
             self.post_sends(qp, [1, 2, 3])
             self.post_recvs(qp, [4])
             qp.close()
