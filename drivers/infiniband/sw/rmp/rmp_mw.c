@@ -207,7 +207,7 @@ static int rmp_mw_bind_locked(struct rmp_mw *mw, struct rmp_mr *mr, u32 qpn,
 	mw->mr = mr;
 	mw->addr = attr->addr;
 	mw->length = attr->length;
-	mw->access = attr->access;
+	mw->access = attr->access & RMP_MW_ACCESS;
 	mw->qpn = qpn;
 	mw->bound = type2 || attr->length;
 	return 0;
@@ -239,8 +239,12 @@ int rmp_mw_bind(struct rmp_dev *dev, struct ib_pd *pd, u32 qpn,
 	unsigned long flags;
 	int err;
 
+	/*
+	 * Applications pass their regions' flags along; local write means
+	 * nothing for a window, which only grants remote access.
+	 */
 	if (rmp_key_index(attr->new_rkey) != rmp_key_index(attr->mw_rkey) ||
-	    attr->access & ~RMP_MW_ACCESS)
+	    attr->access & ~(RMP_MW_ACCESS | IB_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
 	kobj = rmp_key_get(dev, attr->mw_rkey);
 	if (!kobj)
