@@ -93,7 +93,8 @@ pair_status() {
 # Start SERVER in namespace SNS, wait until READY holds ("tcp:PORT": a TCP
 # listener in SNS, "cm:PORT": an rdma_cm listener), then run CLIENT in CNS.
 # Each gets LIMIT seconds (SIGTERM, then SIGKILL 5 s later); a process that
-# outlives that is left behind instead of waited for. Output goes to
+# outlives that by 25 s is left behind instead of waited for. Their stdout is line
+# buffered, so what a killed process printed is not lost. Output goes to
 # OUT.server and OUT.client. Succeeds when both exit 0; otherwise PAIR_WHY
 # says why in a few words, and the reason, the first error lines and the
 # tails of both outputs are printed.
@@ -115,7 +116,7 @@ run_pair() {
 	PAIR_WHY=
 	: >"$out.client"
 
-	"${sx[@]}" timeout -k 5 "$limit" "${server[@]}" >"$out.server" 2>&1 &
+	"${sx[@]}" timeout -k 5 "$limit" stdbuf -oL "${server[@]}" >"$out.server" 2>&1 &
 	spid=$!
 	local deadline=$((SECONDS + limit))
 	until case $ready in
@@ -136,11 +137,12 @@ run_pair() {
 	done
 
 	if [ -z "$PAIR_WHY" ]; then
-		"${cx[@]}" timeout -k 5 "$limit" "${client[@]}" >"$out.client" 2>&1 &
+		"${cx[@]}" timeout -k 5 "$limit" stdbuf -oL "${client[@]}" \
+			>"$out.client" 2>&1 &
 		cpid=$!
-		reap "$cpid" $((limit + 10))
+		reap "$cpid" $((limit + 30))
 		c=$?
-		reap "$spid" $((limit + 10))
+		reap "$spid" $((limit + 30))
 		s=$?
 		if [ $c != 0 ]; then
 			PAIR_WHY=$(pair_status client $c "$limit")
@@ -159,7 +161,18 @@ run_pair() {
 		grep -m3 -iE "fatal|error|fail|couldn't|unable" "$out.$role"
 		tail -n 5 "$out.$role"
 	done
+	[ "${s:-}" != 255 ] || stuck_stack "$spid"
+	[ "${c:-}" != 255 ] || stuck_stack "$cpid"
 	return 1
+}
+
+# stuck_stack PID: where the program run by timeout(1) PID waits in the kernel.
+stuck_stack() {
+	local child
+	for child in $(pgrep -P "$1"); do
+		echo "-- stuck: $(ps -o pid=,stat=,wchan:32=,comm= -p "$child")"
+		head -n 12 "/proc/$child/stack" 2>/dev/null
+	done
 }
 
 # perftest_result FILE: the fields of perftest's result line in FILE (the
