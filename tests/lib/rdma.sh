@@ -92,10 +92,10 @@ pair_status() {
 # run_pair LIMIT OUT SNS READY CNS -- SERVER... -- CLIENT...
 # Start SERVER in namespace SNS, wait until READY holds ("tcp:PORT": a TCP
 # listener in SNS, "cm:PORT": an rdma_cm listener), then run CLIENT in CNS.
-# Each gets LIMIT seconds (SIGTERM, then SIGKILL 5 s later); a process that
-# outlives that by 25 s is left behind instead of waited for. Their stdout is line
-# buffered, so what a killed process printed is not lost. Output goes to
-# OUT.server and OUT.client. Succeeds when both exit 0; otherwise PAIR_WHY
+# Each gets LIMIT seconds (SIGTERM, then SIGKILL 5 s later); a process still
+# there 25 s after that is stuck in the kernel: it is left behind, not waited
+# for, and its kernel stack is shown. Output goes, line buffered so that a
+# killed process loses none, to OUT.server and OUT.client. Succeeds when both exit 0; otherwise PAIR_WHY
 # says why in a few words, and the reason, the first error lines and the
 # tails of both outputs are printed.
 run_pair() {
