@@ -176,8 +176,9 @@ stuck_stack() {
 }
 
 # perftest_result FILE: the fields of perftest's result line in FILE (the
-# last line of numbers only, five or more of them); fails if there is none.
+# last line of numbers only, five or more of them; perftest prints "-nan"
+# for a deviation it cannot compute); fails if there is none.
 perftest_result() {
-	awk 'NF >= 5 { for (i = 1; i <= NF; i++) if ($i !~ /^[0-9.]+$/) next; line = $0 }
+	awk 'NF >= 5 { for (i = 1; i <= NF; i++) if ($i !~ /^([0-9.]+|-?nan|inf)$/) next; line = $0 }
 		END { if (line == "") exit 1; $0 = line; $1 = $1; print }' "$1"
 }
