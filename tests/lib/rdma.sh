@@ -68,23 +68,31 @@ cm_listening() {
 }
 
 # reap PID SECONDS: wait up to SECONDS for background job PID and return its
-# status; 255 if it is still there (stuck in the kernel past SIGKILL).
+# status. If it is still there (stuck in the kernel past SIGKILL), return 255
+# with REAP_STUCK set to its PID (255 alone is an ordinary exit status).
 reap() {
 	local pid=$1 deadline=$((SECONDS + $2))
+	REAP_STUCK=
 	while kill -0 "$pid" 2>/dev/null; do
-		[ $SECONDS -lt "$deadline" ] || return 255
+		if [ $SECONDS -ge "$deadline" ]; then
+			REAP_STUCK=$pid
+			return 255
+		fi
 		sleep 0.2
 	done
 	wait "$pid"
 }
 
-# pair_status ROLE STATUS LIMIT: a few words on how ROLE ended.
+# pair_status ROLE STATUS LIMIT STUCK: a few words on how ROLE ended.
 pair_status() {
+	if [ -n "$4" ]; then
+		echo "$1 stuck in the kernel (survived SIGKILL)"
+		return
+	fi
 	case $2 in
 	0) echo "$1 ok" ;;
 	124) echo "$1 timed out after $3s" ;;
 	137) echo "$1 killed after $3s" ;;
-	255) echo "$1 stuck in the kernel (survived SIGKILL)" ;;
 	*) echo "$1 exited with status $2" ;;
 	esac
 }
@@ -99,7 +107,8 @@ pair_status() {
 # says why in a few words, and the reason, the first error lines and the
 # tails of both outputs are printed.
 run_pair() {
-	local limit=$1 out=$2 sns=$3 ready=$4 cns=$5 spid cpid s c role
+	local limit=$1 out=$2 sns=$3 ready=$4 cns=$5 spid cpid s c role pid
+	local sstuck='' cstuck=''
 	local server=() client=() sx=() cx=()
 	shift 5
 	[ "${1:-}" = -- ] || { echo "run_pair: expected --" >&2; return 2; }
@@ -126,7 +135,7 @@ run_pair() {
 		esac; do
 		if ! kill -0 "$spid" 2>/dev/null; then
 			wait "$spid"
-			PAIR_WHY="$(pair_status server $? "$limit") before listening"
+			PAIR_WHY="$(pair_status server $? "$limit" "") before listening"
 			break
 		fi
 		if [ $SECONDS -ge "$deadline" ]; then
@@ -142,13 +151,16 @@ run_pair() {
 		cpid=$!
 		reap "$cpid" $((limit + 30))
 		c=$?
+		cstuck=$REAP_STUCK
 		reap "$spid" $((limit + 30))
 		s=$?
+		sstuck=$REAP_STUCK
 		if [ $c != 0 ]; then
-			PAIR_WHY=$(pair_status client $c "$limit")
-			[ $s = 0 ] || PAIR_WHY+=", $(pair_status server $s "$limit")"
+			PAIR_WHY=$(pair_status client $c "$limit" "$cstuck")
+			[ $s = 0 ] ||
+				PAIR_WHY+=", $(pair_status server $s "$limit" "$sstuck")"
 		elif [ $s != 0 ]; then
-			PAIR_WHY=$(pair_status server $s "$limit")
+			PAIR_WHY=$(pair_status server $s "$limit" "$sstuck")
 		fi
 	elif kill -0 "$spid" 2>/dev/null; then
 		kill "$spid"
@@ -161,8 +173,9 @@ run_pair() {
 		grep -m3 -iE "fatal|error|fail|couldn't|unable" "$out.$role"
 		tail -n 5 "$out.$role"
 	done
-	[ "${s:-}" != 255 ] || stuck_stack "$spid"
-	[ "${c:-}" != 255 ] || stuck_stack "$cpid"
+	for pid in $sstuck $cstuck; do
+		stuck_stack "$pid"
+	done
 	return 1
 }
 
