@@ -104,8 +104,8 @@ pair_status() {
 # there 25 s after that is stuck in the kernel: it is left behind, not waited
 # for, and its kernel stack is shown. Output goes, line buffered so that a
 # killed process loses none, to OUT.server and OUT.client. Succeeds when both exit 0; otherwise PAIR_WHY
-# says why in a few words, and the reason, the first error lines and the
-# tails of both outputs are printed.
+# says why in a few words, and the reason, the first error line and the
+# tail of each output are printed.
 run_pair() {
 	local limit=$1 out=$2 sns=$3 ready=$4 cns=$5 spid cpid s c role pid
 	local sstuck='' cstuck=''
@@ -169,14 +169,26 @@ run_pair() {
 	[ -n "$PAIR_WHY" ] || return 0
 	echo "$PAIR_WHY"
 	for role in server client; do
-		echo "-- $role: first errors, last lines"
-		grep -m3 -iE "fatal|error|fail|couldn't|unable" "$out.$role"
-		tail -n 5 "$out.$role"
+		echo "-- $role:"
+		pair_excerpt "$out.$role"
 	done
 	for pid in $sstuck $cstuck; do
 		stuck_stack "$pid"
 	done
 	return 1
+}
+
+# pair_excerpt FILE: FILE's first error line, if it comes before its last
+# five lines, then those.
+pair_excerpt() {
+	local first total
+	first=$(grep -m1 -n -iE "fatal|error|fail|couldn't|unable" "$1")
+	total=$(wc -l <"$1")
+	if [ -n "$first" ] && [ "${first%%:*}" -le $((total - 5)) ]; then
+		echo "${first#*:}"
+		echo "..."
+	fi
+	tail -n 5 "$1"
 }
 
 # stuck_stack PID: where the program run by timeout(1) PID waits in the kernel.
