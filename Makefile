@@ -9,6 +9,7 @@
 #   make kunit [DEBUG=1]     run the KUnit suites in a QEMU guest
 #   make unit                run the engine's tests in userspace
 #   make test                the whole test suite (see tests/run)
+#   make bench               perftest on rxe and rmp side by side, in a guest
 #   make sparse style kdoc   static checks
 
 REPO := $(CURDIR)
@@ -29,7 +30,7 @@ SYNC := rsync -rt --delete \
 	--filter='P .*.cmd' --filter='P *.a' --filter='P modules.order' \
 	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'
 
-.PHONY: all modules kunit unit test demo sparse style kdoc clean
+.PHONY: all modules kunit unit test bench demo sparse style kdoc clean
 
 all: modules
 
@@ -48,6 +49,10 @@ unit:
 
 test:
 	tests/run
+
+# About 15 minutes under TCG; the report is also in build/bench/last/.
+bench: modules
+	tests/vm/run --timeout 1800 -- tests/bench/run
 
 sparse:
 	@mkdir -p $(MODDIR)

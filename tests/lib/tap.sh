@@ -4,16 +4,17 @@
 
 T_PASS=0
 T_FAIL=0
+T_TODO=0
 T_SUITE=${T_SUITE:-$(basename "$0" .sh)}
 
 t_ok() {
 	T_PASS=$((T_PASS + 1))
-	echo "ok $((T_PASS + T_FAIL)) - $*"
+	echo "ok $((T_PASS + T_FAIL + T_TODO)) - $*"
 }
 
 t_not_ok() {
 	T_FAIL=$((T_FAIL + 1))
-	echo "not ok $((T_PASS + T_FAIL)) - $*"
+	echo "not ok $((T_PASS + T_FAIL + T_TODO)) - $*"
 }
 
 # check DESC CMD...: passes when CMD exits 0; shows its output otherwise.
@@ -25,6 +26,21 @@ check() {
 	else
 		t_not_ok "$desc"
 		printf '%s\n' "$out" | head -n 40 | sed 's/^/#   /'
+	fi
+}
+
+# check_todo DESC REASON CMD...: like check, for a known failure whose cause
+# is outside rmp (REASON names it). TAP's TODO directive: a failure is
+# reported but counted in neither tally; a pass counts as a pass.
+check_todo() {
+	local desc=$1 reason=$2 out
+	shift 2
+	if out=$("$@" 2>&1); then
+		t_ok "$desc # TODO $reason (passed)"
+	else
+		T_TODO=$((T_TODO + 1))
+		echo "not ok $((T_PASS + T_FAIL + T_TODO)) - $desc # TODO $reason"
+		printf '%s\n' "$out" | head -n 20 | sed 's/^/#   /'
 	fi
 }
 
@@ -55,6 +71,7 @@ wait_for() {
 }
 
 t_done() {
+	[ "$T_TODO" = 0 ] || echo "# $T_TODO known failure(s) marked TODO, not counted"
 	echo "$T_SUITE: $T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" = 0 ]
 }

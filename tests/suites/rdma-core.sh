@@ -8,6 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/hosts.sh"
+. "$here/../lib/rdma.sh"
 work=/tmp/rdma-core-tests
 logs=$repo/build/test-logs
 mkdir -p "$logs"
@@ -43,13 +44,9 @@ results() {
 		}' "$1" | sort -u
 }
 
-modprobe rdma_rxe && modprobe rdma_rmp || exit 1
-ip link add rxev0 type veth peer name rxev1
-ip addr add 10.9.0.1/24 dev rxev0
-ip link set rxev0 up && ip link set rxev1 up
-rdma link add rxe0 type rxe netdev rxev0 || exit 1
+rxe_loopback rxe0 10.9.0.1 && modprobe rdma_rmp || exit 1
 hosts_pair h1 h2
-ip netns exec h1 rdma link add rmp1 type rmp netdev eth0 || exit 1
+rmp_on h1 rmp1 10.0.0.1 || exit 1
 sleep 1
 
 run_on rxe0 "$logs/rdma-core-rxe.log" "$@"
