@@ -18,6 +18,23 @@ hosts_pair() {
 	done
 }
 
+# host_and_init NS: namespace NS joined by veth to the initial namespace
+# (NS's eth0 with 10.0.0.1/24 + fd00::1/64, the initial namespace's vpeer0
+# with 10.0.0.2/24 + fd00::2/64), links up: rxe, which works in the initial
+# namespace only, talks to a device in NS.
+host_and_init() {
+	local ns=$1
+	ip netns add "$ns"
+	ip link add eth0 netns "$ns" type veth peer name vpeer0
+	ip -n "$ns" addr add 10.0.0.1/24 dev eth0
+	ip addr add 10.0.0.2/24 dev vpeer0
+	ip -n "$ns" addr add fd00::1/64 dev eth0 nodad
+	ip addr add fd00::2/64 dev vpeer0 nodad
+	ip -n "$ns" link set lo up
+	ip -n "$ns" link set eth0 up
+	ip link set vpeer0 up
+}
+
 # rdma_in NS ARGS...: the rdma tool inside a namespace.
 rdma_in() {
 	local ns=$1

@@ -50,6 +50,14 @@ rxe_loopback() {
 		wait_for 10 gid_index "$1" "$2"
 }
 
+# rxe_on NETDEV DEV ADDR: rxe device DEV on NETDEV of the initial namespace,
+# its GID for ADDR in place.
+rxe_on() {
+	modprobe rdma_rxe &&
+		rdma link add "$2" type rxe netdev "$1" &&
+		wait_for 10 gid_index "$2" "$3"
+}
+
 # rmp_on NS DEV ADDR: rmp device DEV on NS's eth0, its GID for ADDR in place.
 rmp_on() {
 	rdma_in "$1" link add "$2" type rmp netdev eth0 &&

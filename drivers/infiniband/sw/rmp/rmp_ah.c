@@ -38,7 +38,7 @@
  * @av: result
  *
  * Return: 0, or -EINVAL for anything but a RoCEv2 GID of port 1 of @dev, a
- * destination of the other IP family, or a flow label wider than 20 bits.
+ * destination of the other IP family.
  */
 int rmp_av_from_attr(struct rmp_dev *dev, const struct rdma_ah_attr *attr,
 		     struct rmp_av *av)
@@ -64,14 +64,16 @@ int rmp_av_from_attr(struct rmp_dev *dev, const struct rdma_ah_attr *attr,
 	src_v4 = type == RDMA_NETWORK_IPV4;
 	if (src_v4 != dst_v4)
 		return -EINVAL;
-	if (grh->flow_label & ~RMP_FLOW_LABEL_MASK)
-		return -EINVAL;
 
 	memset(av, 0, sizeof(*av));
 	av->network_type = type;
 	av->traffic_class = grh->traffic_class;
 	av->hop_limit = grh->hop_limit;
-	av->flow_label = grh->flow_label;
+	/*
+	 * The GRH field is 20 bits; the verb's is 32, and some applications
+	 * (UCX) pass all-ones for "no preference". Keep what fits.
+	 */
+	av->flow_label = grh->flow_label & RMP_FLOW_LABEL_MASK;
 	rdma_gid2ip(&av->saddr.sa, &sgid->gid);
 	rdma_gid2ip(&av->daddr.sa, &grh->dgid);
 	return 0;
