@@ -2,7 +2,7 @@
 /*
  * DOC: queue pairs
  *
- * rmp has RC, UD and GSI QPs (one GSI QP, number 1, which ib_core's MAD
+ * rmp has RC, UC, UD and GSI QPs (one GSI QP, number 1, which ib_core's MAD
  * layer creates). A QP's send and receive queues are rings in the Soft-RoCE
  * user ABI layout (see rmp_wqe.c); a QP that uses an SRQ has no receive
  * ring. QP numbers come from the device's QP table, cyclically, from
@@ -243,6 +243,7 @@ static int rmp_qp_check_init(const struct ib_qp_init_attr *init,
 
 	switch (init->qp_type) {
 	case IB_QPT_RC:
+	case IB_QPT_UC:
 	case IB_QPT_UD:
 		break;
 	case IB_QPT_GSI:

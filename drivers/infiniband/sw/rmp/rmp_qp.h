@@ -116,6 +116,12 @@ static inline struct rmp_qp *to_rmp_qp(struct ib_qp *ibqp)
 	return container_of(ibqp, struct rmp_qp, ibqp);
 }
 
+/* RC or UC: a QP with one peer, fixed by modify_qp. */
+static inline bool rmp_qp_connected(const struct rmp_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_RC || qp->ibqp.qp_type == IB_QPT_UC;
+}
+
 /* The QP state, readable from any context. */
 static inline enum ib_qp_state rmp_qp_state(const struct rmp_qp *qp)
 {

@@ -13,7 +13,8 @@
  * A packet that passes is queued to its destination QP (found by number,
  * with a reference) and the QP's work item is scheduled; a QP whose queue
  * is full drops it. The work item, rmp_recv_process(), checks what depends
- * on the QP (transport type, state, the peer's address, for UD the Q_Key)
+ * on the QP (transport type, state, for RC and UC the peer's address, for
+ * UD the Q_Key)
  * and hands requests to the responder and responses to the requester.
  */
 #include <linux/ip.h>
@@ -96,7 +97,7 @@ drop:
 	kfree_skb(skb);
 }
 
-/* The packet comes from the RC QP's peer, to the QP's own address. */
+/* The packet comes from the connected QP's peer, to its own address. */
 static bool rmp_recv_from_peer(const struct rmp_qp *qp,
 			       const struct sk_buff *skb)
 {
@@ -119,7 +120,8 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	const struct rmp_opcode_info *info;
 	struct rmp_hdr_fields f;
 	const void *payload;
-	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
+	bool conn = rmp_qp_connected(qp);
+	u8 qpt;
 
 	/* Checked in rmp_recv(); parsed again for the fields. */
 	if (WARN_ON_ONCE(rmp_hdr_parse(&f, skb->data + sizeof(struct udphdr),
@@ -128,10 +130,20 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	info = rmp_opcode_info(f.bth.opcode);
 	payload = skb->data + sizeof(struct udphdr) + f.hdr_len;
 
-	if (info->qpt != (rc ? RMP_QPT_RC : RMP_QPT_UD) ||
-	    (rc && !rmp_recv_from_peer(qp, skb)))
+	switch (qp->ibqp.qp_type) {
+	case IB_QPT_RC:
+		qpt = RMP_QPT_RC;
+		break;
+	case IB_QPT_UC:
+		qpt = RMP_QPT_UC;
+		break;
+	default:
+		qpt = RMP_QPT_UD;
+		break;
+	}
+	if (info->qpt != qpt || (conn && !rmp_recv_from_peer(qp, skb)))
 		goto drop;
-	if (!rc) {
+	if (!conn) {
 		rmp_responder_ud(qp, skb, &f, payload);
 		return;
 	}

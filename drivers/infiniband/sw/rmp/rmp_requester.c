@@ -40,7 +40,13 @@
  */
 #define RMP_REQUESTER_WINDOW 256
 
-/* RC request opcodes by send opcode and position in the message. */
+/*
+ * RC request opcodes by send opcode and position in the message. UC's are
+ * the same operations with the transport bits 001 (IBTA 9.2.1); UC has
+ * neither READ, atomics nor SEND with invalidate.
+ */
+#define RMP_UC_OPCODE(rc) (RMP_OP_UC_SEND_FIRST | (rc))
+
 static const u8 rmp_rc_opcode[][4] = {
 	[IB_WR_SEND] = {
 		[RMP_REQ_FIRST] = RMP_OP_RC_SEND_FIRST,
@@ -150,7 +156,12 @@ int rmp_requester_start(struct rmp_qp *qp)
 	int err;
 
 	mutex_lock(&qp->lock);
-	if (qp->ibqp.qp_type == IB_QPT_RC) {
+	if (qp->ibqp.qp_type == IB_QPT_UC) {
+		cfg.qpt = RMP_QPT_UC;
+		cfg.mtu = ib_mtu_enum_to_int(a->path_mtu);
+		cfg.flow_label = qp->av.flow_label;
+		cfg.rqpn = a->dest_qp_num;
+	} else if (qp->ibqp.qp_type == IB_QPT_RC) {
 		cfg.qpt = RMP_QPT_RC;
 		cfg.mtu = ib_mtu_enum_to_int(a->path_mtu);
 		cfg.retry_cnt = a->retry_cnt;
@@ -229,7 +240,7 @@ static bool rmp_requester_take(struct rmp_qp *qp)
 			continue;
 		if (err)
 			slot->wc_status = IB_WC_LOC_QP_OP_ERR;
-		else if (qp->ibqp.qp_type != IB_QPT_RC)
+		else if (!rmp_qp_connected(qp))
 			slot->wc_status = IB_WC_LOC_LEN_ERR;
 		else
 			slot->wc_status = IB_WC_LOC_QP_OP_ERR;
@@ -302,8 +313,10 @@ static void rmp_requester_headers(const struct rmp_qp *qp,
 	u32 flags;
 
 	memset(f, 0, sizeof(*f));
-	if (qp->ibqp.qp_type == IB_QPT_RC) {
+	if (rmp_qp_connected(qp)) {
 		f->bth.opcode = rmp_rc_opcode[wr->opcode][pkt->pos];
+		if (qp->ibqp.qp_type == IB_QPT_UC)
+			f->bth.opcode = RMP_UC_OPCODE(f->bth.opcode);
 		f->bth.qpn = rq->dqpn;
 	} else {
 		f->bth.opcode = wr->opcode == IB_WR_SEND_WITH_IMM ?
@@ -360,7 +373,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 
 	if (pkt->kind == RMP_REQ_SEND || pkt->kind == RMP_REQ_WRITE)
 		len = pkt->len;
-	if (qp->ibqp.qp_type != IB_QPT_RC) {
+	if (!rmp_qp_connected(qp)) {
 		rmp_av_to_flow(&wqe->av, &ud_fl);
 		fl = &ud_fl;
 		sport = rmp_req_udp_sport(wqe->av.flow_label, qp->ibqp.qp_num,

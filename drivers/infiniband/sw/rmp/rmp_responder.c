@@ -14,6 +14,13 @@
  * receive WQE or an R_Key the requester named, each checked for the exact
  * bytes written (rmp_mr_copy_sgl(), rmp_mr_lookup_rkey()).
  *
+ * UC requests go through the same engine in its UC mode and are placed
+ * the same way, but nothing is answered: a message that cannot be received
+ * whole (a packet lost, no receive WQE, an R_Key violation) is dropped, and
+ * a receive WQE it took stays for the next message; one taken from an SRQ
+ * completes with IB_WC_REM_INV_REQ_ERR instead, as it belongs to no QP
+ * (IBTA error classes D1 and E, as rxe reads them).
+ *
  * ACKs are coalesced: an ACK waits in the responder until a different reply
  * must go out or the receive batch ends, and a later ACK replaces it (they
  * are cumulative). NAKs and atomic ACKs go out at once, in order; READ
@@ -50,8 +57,8 @@ static struct rmp_dev *rmp_qp_dev(const struct rmp_qp *qp)
  * rmp_responder_start() - start the responder from the QP's attributes
  * @qp: the QP, in RTR (or a later state) for the first time since RESET
  *
- * For RC, also fixes the path (&rmp_qp.flow, &rmp_qp.sport) both directions
- * of the QP use.
+ * For RC and UC, also fixes the path (&rmp_qp.flow, &rmp_qp.sport) both
+ * directions of the QP use.
  *
  * Return: 0, -ENOMEM, or an error of rmp_resp_init().
  */
@@ -69,11 +76,12 @@ int rmp_responder_start(struct rmp_qp *qp)
 	mutex_lock(&qp->lock);
 	rs->qkey = a->qkey;
 	rs->dqpn = a->dest_qp_num;
-	if (qp->ibqp.qp_type != IB_QPT_RC) {
+	if (!rmp_qp_connected(qp)) {
 		mutex_unlock(&qp->lock);
 		rs->on = true;
 		return 0;
 	}
+	cfg.uc = qp->ibqp.qp_type == IB_QPT_UC;
 	cfg.epsn = a->rq_psn;
 	cfg.mtu = ib_mtu_enum_to_int(a->path_mtu);
 	cfg.min_rnr_timer = a->min_rnr_timer;
@@ -83,7 +91,7 @@ int rmp_responder_start(struct rmp_qp *qp)
 		cfg.access |= RMP_RESP_ALLOW_READ;
 	if (a->qp_access_flags & IB_ACCESS_REMOTE_ATOMIC)
 		cfg.access |= RMP_RESP_ALLOW_ATOMIC;
-	nres = a->max_dest_rd_atomic;
+	nres = cfg.uc ? 0 : a->max_dest_rd_atomic;
 	rmp_av_to_flow(&qp->av, &qp->flow);
 	qp->sport = rmp_req_udp_sport(qp->av.flow_label, qp->ibqp.qp_num,
 				      a->dest_qp_num);
@@ -411,8 +419,27 @@ static void rmp_responder_complete(struct rmp_qp *qp,
 	rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), &wc, f->bth.se);
 }
 
+/* UC: a message was dropped; see "responder" above for its receive WQE. */
+static void rmp_responder_abort(struct rmp_qp *qp)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct ib_wc wc = {
+		.wr_id = rs->wqe.wr_id,
+		.status = IB_WC_REM_INV_REQ_ERR,
+		.opcode = IB_WC_RECV,
+		.qp = &qp->ibqp,
+		.src_qp = rs->dqpn,
+		.port_num = 1,
+	};
+
+	if (!rs->wqe_valid || !qp->srq)
+		return;
+	rs->wqe_valid = false;
+	rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), &wc, false);
+}
+
 /**
- * rmp_responder_request() - execute and answer an RC request packet
+ * rmp_responder_request() - execute and answer an RC or UC request packet
  * @qp: the QP, its responder started
  * @f: the packet's headers
  * @payload: its payload, @f->payload_len bytes
@@ -430,11 +457,18 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 
 	rmp_resp_in_from_hdr(&in, f);
 	rmp_resp_packet(&rs->resp, &in, &out);
+	if (out.aborted)
+		rmp_responder_abort(qp);
 	switch (out.verdict) {
 	case RMP_RESP_EXECUTE:
 		flags = rmp_opcode_info(f->bth.opcode)->flags;
 		status = rmp_responder_execute(qp, f, payload, &out, &orig);
 		rmp_resp_executed(&rs->resp, status, orig, &out);
+		if (out.aborted) {
+			if (status == RMP_RESP_RNR)
+				rmp_stats_inc(st, RMP_CNT_RX_DROP_NO_WQE);
+			rmp_responder_abort(qp);
+		}
 		if (out.last && (flags & (RMP_OPF_SEND | RMP_OPF_IMMDT)))
 			rmp_responder_complete(qp, f, &out, flags);
 		break;
@@ -555,7 +589,7 @@ void rmp_responder_flush(struct rmp_qp *qp)
 		.port_num = 1,
 	};
 
-	if (rs->wqe_valid && qp->ibqp.qp_type == IB_QPT_RC) {
+	if (rs->wqe_valid && rmp_qp_connected(qp)) {
 		rs->wqe_valid = false;
 		rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), &wc, false);
 	}

@@ -42,9 +42,12 @@ enum {
 	RMP_WR_USER = BIT(3),	/* a process may post it */
 	RMP_WR_INLINE = BIT(4),	/* may carry inline data */
 	RMP_WR_ATOMIC = BIT(5),	/* one 8-byte local buffer, aligned target */
+	RMP_WR_UC = BIT(6),	/* allowed on a UC QP */
 };
 
 #define RMP_WR_ANY (RMP_WR_KERNEL | RMP_WR_USER)
+/* UC has SEND and RDMA WRITE, each with immediate, and the local WRs. */
+#define RMP_WR_CONN (RMP_WR_RC | RMP_WR_UC)
 
 /**
  * struct rmp_wr_info - what rmp knows of a send opcode
@@ -57,13 +60,13 @@ struct rmp_wr_info {
 };
 
 static const struct rmp_wr_info rmp_wr_table[] = {
-	[IB_WR_RDMA_WRITE] = { RMP_WR_RC | RMP_WR_ANY | RMP_WR_INLINE,
+	[IB_WR_RDMA_WRITE] = { RMP_WR_CONN | RMP_WR_ANY | RMP_WR_INLINE,
 			       IB_WC_RDMA_WRITE },
-	[IB_WR_RDMA_WRITE_WITH_IMM] = { RMP_WR_RC | RMP_WR_ANY | RMP_WR_INLINE,
-					IB_WC_RDMA_WRITE },
-	[IB_WR_SEND] = { RMP_WR_RC | RMP_WR_UD | RMP_WR_ANY | RMP_WR_INLINE,
+	[IB_WR_RDMA_WRITE_WITH_IMM] = { RMP_WR_CONN | RMP_WR_ANY |
+					RMP_WR_INLINE, IB_WC_RDMA_WRITE },
+	[IB_WR_SEND] = { RMP_WR_CONN | RMP_WR_UD | RMP_WR_ANY | RMP_WR_INLINE,
 			 IB_WC_SEND },
-	[IB_WR_SEND_WITH_IMM] = { RMP_WR_RC | RMP_WR_UD | RMP_WR_ANY |
+	[IB_WR_SEND_WITH_IMM] = { RMP_WR_CONN | RMP_WR_UD | RMP_WR_ANY |
 				  RMP_WR_INLINE, IB_WC_SEND },
 	[IB_WR_SEND_WITH_INV] = { RMP_WR_RC | RMP_WR_ANY | RMP_WR_INLINE,
 				  IB_WC_SEND },
@@ -72,9 +75,9 @@ static const struct rmp_wr_info rmp_wr_table[] = {
 				       IB_WC_COMP_SWAP },
 	[IB_WR_ATOMIC_FETCH_AND_ADD] = { RMP_WR_RC | RMP_WR_ANY |
 					 RMP_WR_ATOMIC, IB_WC_FETCH_ADD },
-	[IB_WR_LOCAL_INV] = { RMP_WR_RC | RMP_WR_ANY, IB_WC_LOCAL_INV },
-	[IB_WR_BIND_MW] = { RMP_WR_RC | RMP_WR_USER, IB_WC_BIND_MW },
-	[IB_WR_REG_MR] = { RMP_WR_RC | RMP_WR_KERNEL, IB_WC_REG_MR },
+	[IB_WR_LOCAL_INV] = { RMP_WR_CONN | RMP_WR_ANY, IB_WC_LOCAL_INV },
+	[IB_WR_BIND_MW] = { RMP_WR_CONN | RMP_WR_USER, IB_WC_BIND_MW },
+	[IB_WR_REG_MR] = { RMP_WR_CONN | RMP_WR_KERNEL, IB_WC_REG_MR },
 };
 
 static const struct rmp_wr_info *rmp_wr_lookup(u32 opcode)
@@ -106,7 +109,8 @@ static int rmp_wqe_check_send(const struct rmp_qp *qp, u32 opcode, u32 flags,
 			      u32 num_sge, u64 length, u64 iova)
 {
 	const struct rmp_wr_info *info = rmp_wr_lookup(opcode);
-	u8 type = qp->ibqp.qp_type == IB_QPT_RC ? RMP_WR_RC : RMP_WR_UD;
+	u8 type = qp->ibqp.qp_type == IB_QPT_RC ? RMP_WR_RC :
+		  qp->ibqp.qp_type == IB_QPT_UC ? RMP_WR_UC : RMP_WR_UD;
 	u8 poster = qp->user ? RMP_WR_USER : RMP_WR_KERNEL;
 
 	if (!info || !(info->flags & type) || !(info->flags & poster))
@@ -175,7 +179,7 @@ static void rmp_wqe_fill_send(struct rmp_qp *qp, struct rxe_send_wqe *wqe,
 		break;
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
-		if (qp->ibqp.qp_type == IB_QPT_RC)
+		if (rmp_qp_connected(qp))
 			break;
 		wqe->wr.wr.ud.remote_qpn = ud_wr(wr)->remote_qpn;
 		wqe->wr.wr.ud.remote_qkey = ud_wr(wr)->remote_qkey;
@@ -204,7 +208,7 @@ static int rmp_post_one_send(struct rmp_qp *qp, const struct ib_send_wr *wr)
 				 length, rmp_wr_iova(wr));
 	if (err)
 		return err;
-	if (qp->ibqp.qp_type != IB_QPT_RC &&
+	if (!rmp_qp_connected(qp) &&
 	    (!ud_wr(wr)->ah || ud_wr(wr)->ah->pd != qp->ibqp.pd))
 		return -EINVAL;
 	if (rmp_queue_full(q))
@@ -411,7 +415,7 @@ int rmp_wqe_take_send(struct rmp_qp *qp, struct rmp_send_wqe *wqe)
 		return err;
 	wqe->length = length;
 	wqe->num_sge = num_sge;
-	if (qp->ibqp.qp_type == IB_QPT_RC)
+	if (rmp_qp_connected(qp))
 		return 0;
 	return rmp_ah_lookup_av(to_rmp_dev(qp->ibqp.device),
 				wqe->wr.wr.ud.ah_num, qp->ibqp.pd, &wqe->av);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RC responder transport state machine.
+ * RC and UC responder transport state machine.
  *
  * DESIGN NOTES
  *
@@ -33,6 +33,17 @@
  * as long as its responses fit into the original's PSNs.  A duplicate
  * atomic is answered with the saved original value and never executed
  * again.  With no matching resource the duplicate is dropped.
+ *
+ * UC (IBTA 9.7.5 and 9.8) shares the opcode sequence, length and
+ * placement rules but has no acknowledgments, retries or RNR: nothing is
+ * ever answered, and a message that cannot be received whole is dropped
+ * whole.  A PSN ahead of the expected one means packets were lost: the
+ * message in progress is abandoned and the PSN taken as the new expected
+ * one.  A packet that does not continue the message in progress (opcode
+ * sequence), is malformed, or cannot be executed (no receive WQE, R_Key
+ * violation) abandons its message too.  Once no message is in progress,
+ * MIDDLE and LAST packets are dropped until a FIRST or ONLY starts the
+ * next.  A PSN behind the expected one is a duplicate and is dropped.
  *
  * EXTENSION (multipath): with out-of-order acceptance, the PSN check
  * becomes rmp_rxwin_accept() on @win: packets inside the window are placed
@@ -81,6 +92,7 @@ int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 		return -EINVAL;
 
 	memset(resp, 0, sizeof(*resp));
+	resp->uc = cfg->uc;
 	resp->mtu = cfg->mtu;
 	resp->ack_every = cfg->ack_every;
 	resp->min_rnr_timer = cfg->min_rnr_timer;
@@ -164,27 +176,29 @@ static void rmp_resp_advance(struct rmp_resp *resp, u32 n)
 	}
 }
 
-/* Opcode sequence, permissions and length rules of a packet in sequence. */
-static bool rmp_resp_valid(const struct rmp_resp *resp,
-			   const struct rmp_resp_in *in, u32 flags)
+/* Opcode sequence: the packet begins a message or continues the one in
+ * progress.
+ */
+static bool rmp_resp_seq_ok(const struct rmp_resp *resp, u32 flags)
 {
-	bool first = flags & RMP_OPF_FIRST, last = flags & RMP_OPF_LAST;
-	u32 len = in->payload_len, mtu = resp->mtu;
+	bool first = flags & RMP_OPF_FIRST;
 
 	switch (resp->msg) {
 	case RMP_RESP_MSG_NONE:
-		if (!first)
-			return false;
-		break;
+		return first;
 	case RMP_RESP_MSG_SEND:
-		if (first || !(flags & RMP_OPF_SEND))
-			return false;
-		break;
+		return !first && (flags & RMP_OPF_SEND);
 	default:
-		if (first || !(flags & RMP_OPF_WRITE))
-			return false;
-		break;
+		return !first && (flags & RMP_OPF_WRITE);
 	}
+}
+
+/* Permissions and length rules of a packet in sequence. */
+static bool rmp_resp_rules_ok(const struct rmp_resp *resp,
+			      const struct rmp_resp_in *in, u32 flags)
+{
+	bool first = flags & RMP_OPF_FIRST, last = flags & RMP_OPF_LAST;
+	u32 len = in->payload_len, mtu = resp->mtu;
 
 	if (flags & (RMP_OPF_READ | RMP_OPF_ATOMIC)) {
 		if (!resp->nres || len)
@@ -227,6 +241,12 @@ static bool rmp_resp_valid(const struct rmp_resp *resp,
 	if ((flags & RMP_OPF_ATOMIC) && (in->va & 7))
 		return false;
 	return true;
+}
+
+static bool rmp_resp_valid(const struct rmp_resp *resp,
+			   const struct rmp_resp_in *in, u32 flags)
+{
+	return rmp_resp_seq_ok(resp, flags) && rmp_resp_rules_ok(resp, in, flags);
 }
 
 static void rmp_resp_read_start(const struct rmp_resp *resp,
@@ -311,11 +331,54 @@ static void rmp_resp_describe(const struct rmp_resp *resp,
 	}
 }
 
+/* UC: abandon the message in progress, if there is one. */
+static void rmp_resp_uc_abort(struct rmp_resp *resp, struct rmp_resp_out *out)
+{
+	if (resp->msg == RMP_RESP_MSG_NONE)
+		return;
+	resp->msg = RMP_RESP_MSG_NONE;
+	resp->msg_off = 0;
+	out->aborted = true;
+}
+
+/* UC: the PSN and sequence rules; see the design notes. */
+static void rmp_resp_uc_packet(struct rmp_resp *resp,
+			       const struct rmp_resp_in *in, u32 flags,
+			       struct rmp_resp_out *out)
+{
+	s32 d = rmp_psn_diff(in->psn, resp->win.epsn);
+
+	if (d < 0) {
+		out->verdict = RMP_RESP_DUPLICATE;
+		return;
+	}
+	if (d > 0) {
+		/* Packets were lost: resume at this one. */
+		rmp_resp_uc_abort(resp, out);
+		rmp_rxwin_init(&resp->win, in->psn, resp->win.size);
+	}
+	if (!rmp_resp_seq_ok(resp, flags))
+		rmp_resp_uc_abort(resp, out);
+	/* With no message in progress only a FIRST or ONLY is in sequence. */
+	if (!rmp_resp_seq_ok(resp, flags) ||
+	    !rmp_resp_rules_ok(resp, in, flags)) {
+		rmp_resp_uc_abort(resp, out);
+		rmp_resp_advance(resp, 1);
+		return;
+	}
+	rmp_resp_describe(resp, in, flags, out);
+	resp->cur = *in;
+	resp->pending = true;
+}
+
 /**
  * rmp_resp_packet() - judge a request packet
  * @resp: responder
  * @in: the packet's fields
  * @out: the decision; for EXECUTE, rmp_resp_executed() completes it
+ *
+ * On a UC responder @out->reply is always empty, and @out->aborted says
+ * that the message in progress was abandoned before this packet.
  *
  * Return: 0, or -EBUSY if the previous EXECUTE has not been reported with
  * rmp_resp_executed(); @out is then untouched.
@@ -330,9 +393,14 @@ int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,
 		return -EBUSY;
 	memset(out, 0, sizeof(*out));
 	out->verdict = RMP_RESP_DROP;
-	if (resp->error || !info || info->qpt != RMP_QPT_RC ||
+	if (resp->error || !info ||
+	    info->qpt != (resp->uc ? RMP_QPT_UC : RMP_QPT_RC) ||
 	    !(info->flags & RMP_OPF_REQ))
 		return 0;
+	if (resp->uc) {
+		rmp_resp_uc_packet(resp, in, info->flags, out);
+		return 0;
+	}
 
 	d = rmp_psn_diff(in->psn, resp->win.epsn);
 	if (d < 0) {
@@ -405,6 +473,8 @@ static void rmp_resp_commit_data(struct rmp_resp *resp, u32 flags,
 		resp->msg_left -= in->payload_len;
 	}
 	rmp_resp_advance(resp, 1);
+	if (resp->uc)
+		return;
 
 	resp->unacked++;
 	if (in->ackreq || (resp->ack_every && resp->unacked >= resp->ack_every))
@@ -423,6 +493,10 @@ static void rmp_resp_commit_data(struct rmp_resp *resp, u32 flags,
  * all of a READ's response PSNs), a completed message counts in the MSN,
  * and a READ or atomic takes a resource.  On RNR nothing moves.
  *
+ * UC: on RNR or a remote access error the packet's message is dropped
+ * (@out->aborted) and the expected PSN moves past the packet; any other
+ * failure puts the responder in error.  Nothing is ever answered.
+ *
  * Return: 0, or -EINVAL if no EXECUTE is pending or @status is out of
  * range; @out is then untouched.
  */
@@ -439,6 +513,21 @@ int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 	memset(out, 0, sizeof(*out));
 	rmp_resp_describe(resp, in, flags, out);
 	out->last &= status == RMP_RESP_OK;
+
+	if (resp->uc && status != RMP_RESP_OK) {
+		if (status == RMP_RESP_RNR || status == RMP_RESP_REM_ACCESS) {
+			/* The message is dropped, this packet with it. */
+			resp->msg = RMP_RESP_MSG_NONE;
+			resp->msg_off = 0;
+			out->aborted = true;
+			rmp_resp_advance(resp, 1);
+		} else {
+			/* A local error: the QP fails, silently. */
+			resp->error = true;
+			out->error = true;
+		}
+		return 0;
+	}
 
 	switch (status) {
 	case RMP_RESP_OK:
@@ -542,7 +631,7 @@ bool rmp_resp_read_next(struct rmp_resp_read *cur,
  */
 bool rmp_resp_flush_ack(struct rmp_resp *resp, struct rmp_resp_reply *reply)
 {
-	if (!resp->unacked || resp->error)
+	if (!resp->unacked || resp->error || resp->uc)
 		return false;
 	memset(reply, 0, sizeof(*reply));
 	rmp_resp_ack(resp, reply, rmp_resp_syn_ack(),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * RC responder transport: what the responder does with each request packet,
- * and the transport state it keeps (IBTA vol. 1 ch. 9.7).
+ * RC and UC responder transport: what the responder does with each request
+ * packet, and the transport state it keeps (IBTA vol. 1 ch. 9.7).
  */
 #ifndef RMP_ENGINE_RESP_H
 #define RMP_ENGINE_RESP_H
@@ -37,6 +37,8 @@
  * @ooo: accept packets out of order within the receive window (multipath,
  *	negotiated peers only); false for a standard peer
  * @win_size: receive window size for @ooo, see rmp_rxwin_init()
+ * @uc: unreliable connected: UC opcodes, nothing is ever answered, and a
+ *	message that cannot be received whole is dropped (see rmp_resp_packet())
  */
 struct rmp_resp_config {
 	u32 epsn;
@@ -46,6 +48,7 @@ struct rmp_resp_config {
 	u32 ack_every;
 	bool ooo;
 	u32 win_size;
+	bool uc;
 };
 
 /**
@@ -206,14 +209,16 @@ struct rmp_resp_reply {
  *	receive WQE, run the atomic, check the READ's R_Key) and report with
  *	rmp_resp_executed()
  * @RMP_RESP_DUPLICATE: executed before: send the reply (ACK again, replay
- *	READ responses or an atomic's result), none if no resource matches
+ *	READ responses or an atomic's result), none if no resource matches;
+ *	UC: a PSN before the expected one, dropped
  * @RMP_RESP_OUT_OF_SEQ: a PSN after the expected one: send the PSN
  *	sequence error NAK, or nothing once one is outstanding
  * @RMP_RESP_INVALID: in sequence but malformed (opcode sequence, lengths,
  *	operation not permitted): send the invalid request NAK; the responder
  *	is now in error
- * @RMP_RESP_DROP: discard silently: not an RC request opcode, or the
- *	responder is in error
+ * @RMP_RESP_DROP: discard silently: not a request opcode of the QP's
+ *	transport, or the responder is in error; UC: a packet that belongs to
+ *	no message being received (see &rmp_resp_out.aborted)
  */
 enum rmp_resp_verdict {
 	RMP_RESP_EXECUTE,
@@ -226,8 +231,10 @@ enum rmp_resp_verdict {
 /**
  * enum rmp_resp_status - how executing a request went
  * @RMP_RESP_OK: done; for an atomic, the original value is passed along
- * @RMP_RESP_RNR: no receive WQE: RNR NAK, the requester retries the packet
- * @RMP_RESP_REM_ACCESS: R_Key or range violation: NAK, responder in error
+ * @RMP_RESP_RNR: no receive WQE: RNR NAK, the requester retries the packet;
+ *	UC: the message is dropped
+ * @RMP_RESP_REM_ACCESS: R_Key or range violation: NAK, responder in error;
+ *	UC: the message is dropped
  * @RMP_RESP_REM_OP: could not complete the operation: NAK, responder in
  *	error
  * @RMP_RESP_REM_INVALID: invalid request found while executing (e.g. a
@@ -255,6 +262,11 @@ enum rmp_resp_status {
  * @rkey: EXECUTE, WRITE: R_Key of the WRITE
  * @error: the responder entered the error state: send @reply, then move the
  *	QP to error
+ * @aborted: UC: a message was abandoned, before this packet is executed
+ *	(from rmp_resp_packet(): a PSN gap or an opcode out of sequence ended
+ *	the one in progress) or with it (from rmp_resp_executed(): this
+ *	packet's message failed); the rest of it is dropped, and a receive WQE
+ *	it took is not completed
  * @reply: what to send
  */
 struct rmp_resp_out {
@@ -265,6 +277,7 @@ struct rmp_resp_out {
 	u64 va;
 	u32 rkey;
 	bool error;
+	bool aborted;
 	struct rmp_resp_reply reply;
 };
 
@@ -281,7 +294,8 @@ enum rmp_resp_msg {
 };
 
 /**
- * struct rmp_resp - RC responder transport state of one QP
+ * struct rmp_resp - RC or UC responder transport state of one QP
+ * @uc: unreliable connected (&rmp_resp_config.uc)
  * @mtu: path MTU in bytes
  * @ack_every: &rmp_resp_config.ack_every
  * @min_rnr_timer: RNR timer code
@@ -307,6 +321,7 @@ enum rmp_resp_msg {
  * @res_count: resources in use, the newest just before @res_head
  */
 struct rmp_resp {
+	bool uc;
 	u32 mtu;
 	u32 ack_every;
 	u8 min_rnr_timer;
