@@ -93,7 +93,8 @@ class DataTestCase(RmpTestCase):
                           cap=QPCap(**caps), sq_sig_all=sig_all)
         return End(QP(pd or self.pd, init), scq, rcq)
 
-    def rc_attr(self, dest_qpn, sq_psn, rq_psn, access=ALL, **over):
+    def conn_attr(self, dest_qpn, sq_psn, rq_psn, access):
+        """What a connected (RC or UC) QP needs on its way to RTS."""
         attr = QPAttr()
         attr.pkey_index = 0
         attr.port_num = 1
@@ -104,6 +105,10 @@ class DataTestCase(RmpTestCase):
         attr.dest_qp_num = dest_qpn
         attr.rq_psn = rq_psn
         attr.sq_psn = sq_psn
+        return attr
+
+    def rc_attr(self, dest_qpn, sq_psn, rq_psn, access=ALL, **over):
+        attr = self.conn_attr(dest_qpn, sq_psn, rq_psn, access)
         attr.max_dest_rd_atomic = 16
         attr.max_rd_atomic = 16
         attr.min_rnr_timer = 12
@@ -114,10 +119,9 @@ class DataTestCase(RmpTestCase):
             setattr(attr, name, value)
         return attr
 
-    def to_rts(self, qp, attr):
-        for state, mask in ((e.IBV_QPS_INIT, INIT_MASK),
-                            (e.IBV_QPS_RTR, RTR_MASK),
-                            (e.IBV_QPS_RTS, RTS_MASK)):
+    def to_rts(self, qp, attr, masks=(INIT_MASK, RTR_MASK, RTS_MASK)):
+        for state, mask in zip((e.IBV_QPS_INIT, e.IBV_QPS_RTR,
+                                e.IBV_QPS_RTS), masks):
             attr.qp_state = state
             qp.modify(attr, mask)
 

@@ -2,11 +2,8 @@
 """UC SEND/RECV and RDMA WRITE (with and without immediate) between two
 connected UC QPs, and what UC refuses: RDMA READ and atomics."""
 import pyverbs.enums as e
-from pyverbs.qp import QPAttr
 
-from rmpdata import (FILL, LW, MTU, RW, SIZES, DataTestCase, data,
-                     make_gid, SELF_V4)
-from pyverbs.addr import AHAttr, GlobalRoute
+from rmpdata import FILL, LW, MTU, RW, SIZES, DataTestCase, data
 
 UC_INIT_MASK = (e.IBV_QP_STATE | e.IBV_QP_PKEY_INDEX | e.IBV_QP_PORT |
                 e.IBV_QP_ACCESS_FLAGS)
@@ -20,24 +17,10 @@ OFF = 3
 
 class UcTestCase(DataTestCase):
     def uc_attr(self, dest_qpn, sq_psn, rq_psn, access=LW | RW):
-        attr = QPAttr()
-        attr.pkey_index = 0
-        attr.port_num = 1
-        attr.qp_access_flags = access
-        gr = GlobalRoute(dgid=make_gid(SELF_V4), sgid_index=self.sgid)
-        attr.ah_attr = AHAttr(port_num=1, is_global=1, gr=gr)
-        attr.path_mtu = e.IBV_MTU_1024
-        attr.dest_qp_num = dest_qpn
-        attr.rq_psn = rq_psn
-        attr.sq_psn = sq_psn
-        return attr
+        return self.conn_attr(dest_qpn, sq_psn, rq_psn, access)
 
     def uc_to_rts(self, qp, attr):
-        for state, mask in ((e.IBV_QPS_INIT, UC_INIT_MASK),
-                            (e.IBV_QPS_RTR, UC_RTR_MASK),
-                            (e.IBV_QPS_RTS, UC_RTS_MASK)):
-            attr.qp_state = state
-            qp.modify(attr, mask)
+        self.to_rts(qp, attr, (UC_INIT_MASK, UC_RTR_MASK, UC_RTS_MASK))
 
     def uc_pair(self, b_access=LW | RW, **cap):
         """Two connected UC QPs; the PSNs of a->b cross the 24-bit wrap."""
