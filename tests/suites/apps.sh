@@ -17,6 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=SCRIPTDIR/../lib/rdma.sh
 . "$here/../lib/rdma.sh"
 provider=${1:-rmp}
+addr6=''
 limit=${APPS_TIMEOUT:-60}
 work=/tmp/apps
 mkdir -p "$work"
@@ -28,6 +29,7 @@ rmp)
 	check "rmp1 on h1's eth0" rmp_on h1 rmp1 10.0.0.1
 	check "rmp2 on h2's eth0" rmp_on h2 rmp2 10.0.0.2
 	srv_ns=h1 srv_dev=rmp1 cli_ns=h2 cli_dev=rmp2 addr=10.0.0.1 cli_addr=10.0.0.2
+	addr6=fd00::1
 	;;
 rxe)
 	check "rxe0 on rxev0 in init_net" rxe_loopback rxe0 10.9.0.1
@@ -40,10 +42,10 @@ rmp-rxe | rxe-rmp)
 	check "rxe0 on vpeer0 in init_net" rxe_on vpeer0 rxe0 10.0.0.2
 	if [ "$provider" = rmp-rxe ]; then
 		srv_ns=h1 srv_dev=rmp1 cli_ns='' cli_dev=rxe0
-		addr=10.0.0.1 cli_addr=10.0.0.2
+		addr=10.0.0.1 cli_addr=10.0.0.2 addr6=fd00::1
 	else
 		srv_ns='' srv_dev=rxe0 cli_ns=h1 cli_dev=rmp1
-		addr=10.0.0.2 cli_addr=10.0.0.1
+		addr=10.0.0.2 cli_addr=10.0.0.1 addr6=fd00::2
 	fi
 	;;
 *)
@@ -99,12 +101,13 @@ perftest() {
 		perftest_result "$o.client"
 }
 
-# rping_verified: rdma_cm connection, 10 pings, each verified (-V) on both sides.
+# rping_verified [ADDR]: rdma_cm connection to ADDR (default: the server's
+# IPv4 address), 10 pings, each verified (-V) on both sides.
 rping_verified() {
-	local o=$work/rping
+	local o=$work/rping a=${1:-$addr}
 	run_pair "$limit" "$o" "$srv_ns" "cm:$port" "$cli_ns" \
-		-- rping -s -a "$addr" -p "$port" -C 10 -V -v \
-		-- rping -c -a "$addr" -p "$port" -C 10 -V -v || return 1
+		-- rping -s -a "$a" -p "$port" -C 10 -V -v \
+		-- rping -c -a "$a" -p "$port" -C 10 -V -v || return 1
 	if [ "$(grep -c 'ping data: rdma-ping-' "$o.client")" != 10 ] ||
 		[ "$(grep -c 'server ping data: rdma-ping-' "$o.server")" != 10 ]; then
 		echo "fewer than 10 verified pings"
@@ -144,5 +147,7 @@ app "ucx_perftest tag_bw, UCX_TLS=rc_verbs,ud_verbs" ucx_tag_bw
 # Last: when the connection cannot be made, the client's rdma_cm ID can be
 # left waiting in the kernel for good (ib_cm waits for its MAD to complete).
 app "rping -V (rdma_cm connection, 10 verified pings)" rping_verified
+[ -z "$addr6" ] ||
+	app "rping -V over IPv6 ($addr6)" rping_verified "$addr6"
 
 t_done
