@@ -191,6 +191,22 @@ static void rmp_wqe_fill_send(struct rmp_qp *qp, struct rxe_send_wqe *wqe,
 	}
 }
 
+/* Write a kernel WR's gather/scatter list and lengths into a ring WQE. */
+static void rmp_wqe_fill_dma(struct rxe_dma_info *dma, const struct ib_sge *sg,
+			     int num_sge, u64 length)
+{
+	int i;
+
+	for (i = 0; i < num_sge; i++) {
+		dma->sge[i].addr = sg[i].addr;
+		dma->sge[i].length = sg[i].length;
+		dma->sge[i].lkey = sg[i].lkey;
+	}
+	dma->length = length;
+	dma->resid = length;
+	dma->num_sge = num_sge;
+}
+
 /* Write one kernel send WR into the send ring; the caller holds sq.lock. */
 static int rmp_post_one_send(struct rmp_qp *qp, const struct ib_send_wr *wr)
 {
@@ -228,16 +244,12 @@ static int rmp_post_one_send(struct rmp_qp *qp, const struct ib_send_wr *wr)
 			       wr->sg_list[i].length);
 			data += wr->sg_list[i].length;
 		}
+		wqe->dma.length = length;
+		wqe->dma.resid = length;
+		wqe->dma.num_sge = wr->num_sge;
 	} else {
-		for (i = 0; i < wr->num_sge; i++) {
-			wqe->dma.sge[i].addr = wr->sg_list[i].addr;
-			wqe->dma.sge[i].length = wr->sg_list[i].length;
-			wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
-		}
+		rmp_wqe_fill_dma(&wqe->dma, wr->sg_list, wr->num_sge, length);
 	}
-	wqe->dma.length = length;
-	wqe->dma.resid = length;
-	wqe->dma.num_sge = wr->num_sge;
 	rmp_queue_produce(q);
 	return 0;
 }
@@ -317,14 +329,7 @@ int rmp_wqe_put_recv(struct rmp_queue *q, u32 max_sge,
 	wqe = rmp_queue_producer_slot(q);
 	memset(wqe, 0, sizeof(*wqe));
 	wqe->wr_id = wr->wr_id;
-	for (i = 0; i < wr->num_sge; i++) {
-		wqe->dma.sge[i].addr = wr->sg_list[i].addr;
-		wqe->dma.sge[i].length = wr->sg_list[i].length;
-		wqe->dma.sge[i].lkey = wr->sg_list[i].lkey;
-	}
-	wqe->dma.length = length;
-	wqe->dma.resid = length;
-	wqe->dma.num_sge = wr->num_sge;
+	rmp_wqe_fill_dma(&wqe->dma, wr->sg_list, wr->num_sge, length);
 	rmp_queue_produce(q);
 	return 0;
 }

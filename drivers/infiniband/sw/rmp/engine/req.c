@@ -320,9 +320,9 @@ static unsigned int rmp_req_retry(struct rmp_req *r)
  */
 static bool rmp_req_ack_upto(struct rmp_req *r, u32 limit, unsigned int *ev)
 {
-	u32 todo = rmp_req_off(r, limit);
+	u32 left = rmp_req_off(r, limit);
 
-	while (todo && r->comp != r->head) {
+	while (left && r->comp != r->head) {
 		struct rmp_req_wqe *w = rmp_req_at(r, r->comp);
 		u32 step;
 
@@ -337,11 +337,11 @@ static bool rmp_req_ack_upto(struct rmp_req *r, u32 limit, unsigned int *ev)
 			return true;
 
 		step = w->npsn - w->acked;
-		if (step > todo)
-			step = todo;
+		if (step > left)
+			step = left;
 		w->acked += step;
 		r->una = rmp_psn_add(r->una, step);
-		todo -= step;
+		left -= step;
 		if (w->acked == w->npsn) {
 			*ev |= rmp_req_finish(r, r->comp, RMP_REQ_OK);
 			r->comp++;
