@@ -64,6 +64,11 @@ rmp_on() {
 		wait_for 10 gid_index "$2" "$3"
 }
 
+# port_active DEV: DEV's port 1 is ACTIVE.
+port_active() {
+	rdma link show "$1/1" | grep -q 'state ACTIVE'
+}
+
 # tcp_listening NS PORT: a TCP socket listens on PORT in NS.
 tcp_listening() {
 	in_ns "$1" ss -Hltn "sport = :$2" | grep -q .

@@ -29,6 +29,20 @@ check() {
 	fi
 }
 
+# check_here DESC CMD...: like check, but CMD runs in this shell, so the
+# variables it sets and the jobs it starts stay; its status is returned.
+check_here() {
+	local desc=$1 log=/tmp/check_here.$$
+	shift
+	if "$@" >"$log" 2>&1; then
+		t_ok "$desc"
+	else
+		t_not_ok "$desc"
+		head -n 40 "$log" | sed 's/^/#   /'
+		return 1
+	fi
+}
+
 # check_todo DESC REASON CMD...: like check, for a known failure whose cause
 # is outside rmp (REASON names it). TAP's TODO directive: a failure is
 # reported but counted in neither tally; a pass counts as a pass.

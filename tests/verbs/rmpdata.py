@@ -93,13 +93,13 @@ class DataTestCase(RmpTestCase):
                           cap=QPCap(**caps), sq_sig_all=sig_all)
         return End(QP(pd or self.pd, init), scq, rcq)
 
-    def conn_attr(self, dest_qpn, sq_psn, rq_psn, access):
+    def conn_attr(self, dest_qpn, sq_psn, rq_psn, access, dgid=SELF_V4):
         """What a connected (RC or UC) QP needs on its way to RTS."""
         attr = QPAttr()
         attr.pkey_index = 0
         attr.port_num = 1
         attr.qp_access_flags = access
-        gr = GlobalRoute(dgid=make_gid(SELF_V4), sgid_index=self.sgid)
+        gr = GlobalRoute(dgid=make_gid(dgid), sgid_index=self.sgid)
         attr.ah_attr = AHAttr(port_num=1, is_global=1, gr=gr)
         attr.path_mtu = e.IBV_MTU_1024
         attr.dest_qp_num = dest_qpn
@@ -107,8 +107,9 @@ class DataTestCase(RmpTestCase):
         attr.sq_psn = sq_psn
         return attr
 
-    def rc_attr(self, dest_qpn, sq_psn, rq_psn, access=ALL, **over):
-        attr = self.conn_attr(dest_qpn, sq_psn, rq_psn, access)
+    def rc_attr(self, dest_qpn, sq_psn, rq_psn, access=ALL, dgid=SELF_V4,
+                **over):
+        attr = self.conn_attr(dest_qpn, sq_psn, rq_psn, access, dgid)
         attr.max_dest_rd_atomic = 16
         attr.max_rd_atomic = 16
         attr.min_rnr_timer = 12

@@ -6,9 +6,10 @@
  * or was looped back by rmp_net_xmit(), enters rmp_recv() with its data at
  * the UDP header and the IP header still in front. The checks that need no
  * QP run here, in the context that received the packet (softirq, or the
- * sender with bottom halves off): the ICRC and the transport headers'
- * well-formedness. A packet failing any of them is dropped and counted under
- * a counter named for the reason; nothing reaches a QP before passing them.
+ * sender with bottom halves off): the ICRC, the transport headers'
+ * well-formedness and the P_Key. A packet failing any of them is dropped
+ * and counted under a counter named for the reason; nothing reaches a QP
+ * before passing them.
  *
  * A packet that passes is queued to its destination QP (found by number,
  * with a reference) and the QP's work item is scheduled; a QP whose queue
@@ -23,6 +24,7 @@
 #include <net/ipv6.h>
 
 #include "rmp_dev.h"
+#include "rmp_pkt.h"
 #include "rmp_qp.h"
 #include "rmp_recv.h"
 #include "rmp_requester.h"
@@ -74,6 +76,11 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	why = RMP_CNT_RX_DROP_MALFORMED;
 	if (rmp_hdr_parse(&f, skb->data + sizeof(struct udphdr), len, len,
 			  NULL))
+		goto drop;
+
+	/* One partition: the default P_Key, the only entry of the table. */
+	why = RMP_CNT_RX_DROP_PKEY;
+	if (!rmp_pkey_match(f.bth.pkey, RMP_PKEY_DEFAULT))
 		goto drop;
 
 	why = RMP_CNT_RX_DROP_NO_QP;

@@ -417,7 +417,11 @@ static bool rmp_requester_xmit(struct rmp_qp *qp, u64 now)
 	return true;
 }
 
-/* Complete finished WQEs in order and give their ring slots back. */
+/*
+ * Complete finished WQEs in order and give their ring slots back. A slot is
+ * given back before its completion is posted: a process that polls the
+ * completion may post again at once, and must find the slot free.
+ */
 static void rmp_requester_complete(struct rmp_qp *qp)
 {
 	struct rmp_requester *rq = &qp->requester;
@@ -428,6 +432,7 @@ static void rmp_requester_complete(struct rmp_qp *qp)
 
 	while (!rmp_req_complete(&rq->req, &done)) {
 		s = &rq->slots[done.slot];
+		rmp_wqe_retire_send(qp);
 		if (done.status != RMP_REQ_OK ||
 		    s->wqe.wr.send_flags & IB_SEND_SIGNALED) {
 			wc = (struct ib_wc) {
@@ -442,7 +447,6 @@ static void rmp_requester_complete(struct rmp_qp *qp)
 			};
 			rmp_cq_post(cq, &wc, false);
 		}
-		rmp_wqe_retire_send(qp);
 	}
 }
 

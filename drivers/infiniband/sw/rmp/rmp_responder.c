@@ -236,6 +236,9 @@ static void rmp_responder_reply(struct rmp_qp *qp, struct rmp_resp_reply *r)
 		if (r->syndrome >> RMP_AETH_TYPE_SHIFT == RMP_AETH_RNR_NAK)
 			rmp_stats_inc(&rmp_qp_dev(qp)->stats,
 				      RMP_CNT_TX_RNR_NAKS);
+		else if (r->syndrome != rmp_aeth_syn_nak(RMP_NAK_PSN_SEQ))
+			rmp_stats_inc(&rmp_qp_dev(qp)->stats,
+				      RMP_CNT_TX_ERROR_NAKS);
 		break;
 	default:
 		break;

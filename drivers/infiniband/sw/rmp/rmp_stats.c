@@ -30,6 +30,8 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_RX_DUP_REQUESTS] = { .name = "rx_dup_requests" },
 	[RMP_CNT_RX_OUT_OF_SEQ] = { .name = "rx_out_of_seq" },
 	[RMP_CNT_TX_RNR_NAKS] = { .name = "tx_rnr_naks" },
+	[RMP_CNT_TX_ERROR_NAKS] = { .name = "tx_error_naks" },
+	[RMP_CNT_RX_DROP_PKEY] = { .name = "rx_drop_pkey" },
 };
 
 /**

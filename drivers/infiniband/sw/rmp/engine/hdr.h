@@ -239,6 +239,23 @@ static inline u16 rmp_bth_pkey(const struct rmp_bth *bth)
 	return be16_to_cpu(bth->pkey);
 }
 
+#define RMP_PKEY_FULL_MEMBER	0x8000
+#define RMP_PKEY_PARTITION_MASK	0x7fff
+
+/**
+ * rmp_pkey_match() - whether a packet's P_Key admits it to a port
+ * @pkt: the P_Key in the packet's BTH
+ * @port: a P_Key of the receiving port's table
+ *
+ * Return: true if both name the same partition and at least one of them is
+ * a full member's key (two limited members may not talk).
+ */
+static inline bool rmp_pkey_match(u16 pkt, u16 port)
+{
+	return !((pkt ^ port) & RMP_PKEY_PARTITION_MASK) &&
+	       ((pkt | port) & RMP_PKEY_FULL_MEMBER);
+}
+
 static inline bool rmp_bth_fecn(const struct rmp_bth *bth)
 {
 	return be32_to_cpu(bth->qpn) & RMP_BTH_FECN;

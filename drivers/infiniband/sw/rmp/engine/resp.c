@@ -21,8 +21,9 @@
  *
  * ACKs carry the expected PSN minus one and are cumulative, so the engine
  * only decides when one is due: when the packet asks (AckReq), after
- * ack_every unacknowledged packets, and for every duplicate SEND/WRITE
- * (the requester is retrying because an ACK went missing).  READ responses
+ * ack_every unacknowledged packets, for every duplicate SEND/WRITE (the
+ * requester is retrying because an ACK went missing), and at the caller's
+ * rmp_resp_flush_ack() once a message ended without one.  READ responses
  * and atomic ACKs acknowledge everything before them as well.
  *
  * A READ or atomic takes a resource from a ring the caller sized by
@@ -113,6 +114,7 @@ static void rmp_resp_ack(struct rmp_resp *resp, struct rmp_resp_reply *reply,
 	reply->psn = rmp_psn_mask(psn);
 	reply->msn = resp->msn;
 	resp->unacked = 0;
+	resp->unacked_end = false;
 }
 
 static u8 rmp_resp_syn_ack(void)
@@ -477,6 +479,7 @@ static void rmp_resp_commit_data(struct rmp_resp *resp, u32 flags,
 		return;
 
 	resp->unacked++;
+	resp->unacked_end |= out->last;
 	if (in->ackreq || (resp->ack_every && resp->unacked >= resp->ack_every))
 		rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(), in->psn);
 }
@@ -624,14 +627,17 @@ bool rmp_resp_read_next(struct rmp_resp_read *cur,
  * @resp: responder
  * @reply: filled in with an ACK when one is due
  *
- * For a timer or the end of a receive batch: executed packets that asked
- * for no ACK are acknowledged eventually.
+ * For a timer or the end of a receive batch: messages that ended with no
+ * ACK asked for are acknowledged eventually. The packets of a message still
+ * in progress are not: its last packet, or one with AckReq, will be, and an
+ * ACK per receive batch in the middle of a long message would only cost
+ * the requester packets.
  *
  * Return: true if @reply holds an ACK to send.
  */
 bool rmp_resp_flush_ack(struct rmp_resp *resp, struct rmp_resp_reply *reply)
 {
-	if (!resp->unacked || resp->error || resp->uc)
+	if (!resp->unacked_end || resp->error || resp->uc)
 		return false;
 	memset(reply, 0, sizeof(*reply));
 	rmp_resp_ack(resp, reply, rmp_resp_syn_ack(),

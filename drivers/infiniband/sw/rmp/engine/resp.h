@@ -314,6 +314,7 @@ enum rmp_resp_msg {
  * @error: a fatal NAK was sent; every packet is dropped
  * @pending: an EXECUTE verdict awaits rmp_resp_executed()
  * @unacked: request packets executed since the last acknowledgment
+ * @unacked_end: a message ended since the last acknowledgment
  * @cur: the request awaiting rmp_resp_executed()
  * @res: READ/atomic resources, owned by the caller
  * @nres: entries in @res (max_dest_rd_atomic)
@@ -339,6 +340,7 @@ struct rmp_resp {
 	bool error;
 	bool pending;
 	u32 unacked;
+	bool unacked_end;
 	struct rmp_resp_in cur;
 
 	struct rmp_resp_res *res;

@@ -812,6 +812,19 @@ static void rmp_hdr_parse__captured_packets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(rebuilt, bth, f.hdr_len), 0);
 }
 
+/* Same partition and one full member; the default key admits both forms. */
+static void rmp_pkey_match__membership(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, rmp_pkey_match(0xffff, 0xffff));
+	KUNIT_EXPECT_TRUE(test, rmp_pkey_match(0x7fff, 0xffff));
+	KUNIT_EXPECT_TRUE(test, rmp_pkey_match(0xffff, 0x7fff));
+	KUNIT_EXPECT_FALSE(test, rmp_pkey_match(0x7fff, 0x7fff));
+	KUNIT_EXPECT_FALSE(test, rmp_pkey_match(0x8001, 0xffff));
+	KUNIT_EXPECT_FALSE(test, rmp_pkey_match(0x0000, 0xffff));
+	KUNIT_EXPECT_FALSE(test, rmp_pkey_match(0x8000, 0xffff));
+	KUNIT_EXPECT_TRUE(test, rmp_pkey_match(0x8123, 0x0123));
+}
+
 static struct kunit_case rmp_hdr_cases[] = {
 	KUNIT_CASE_PARAM(rmp_hdr_parse__captured_packets, captured_gen_params),
 	KUNIT_CASE_PARAM(rmp_hdr_build__parse_roundtrip, hdr_rt_gen_params),
@@ -829,6 +842,7 @@ static struct kunit_case rmp_hdr_cases[] = {
 	KUNIT_CASE(rmp_bth_setters__keep_neighbours),
 	KUNIT_CASE_PARAM(rmp_aeth_syndrome__decode, aeth_gen_params),
 	KUNIT_CASE(rmp_hdr_pad__rounds_to_word),
+	KUNIT_CASE(rmp_pkey_match__membership),
 	{}
 };
 

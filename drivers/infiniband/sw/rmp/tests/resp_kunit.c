@@ -780,6 +780,35 @@ static void rmp_resp_flush_ack__acks_the_tail(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rmp_resp_flush_ack(&resp, &reply));
 }
 
+/* A message in progress is not acknowledged until it ends. */
+static void rmp_resp_flush_ack__waits_for_the_message_end(struct kunit *test)
+{
+	struct rmp_resp_in in = { .opcode = RMP_OP_RC_WRITE_FIRST,
+				  .psn = 0xffffff, .payload_len = MTU,
+				  .dma_len = 2 * MTU + 88 };
+	struct rmp_resp_reply reply;
+	struct rmp_resp_out out;
+	struct rmp_resp resp;
+
+	resp_setup(test, &resp, 0xffffff, 0, 0, 0, 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(&resp, RMP_RESP_OK, 0, &out), 0);
+	KUNIT_EXPECT_FALSE(test, rmp_resp_flush_ack(&resp, &reply));
+	in = (struct rmp_resp_in) { .opcode = RMP_OP_RC_WRITE_MIDDLE,
+				    .psn = 0, .payload_len = MTU };
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(&resp, RMP_RESP_OK, 0, &out), 0);
+	KUNIT_EXPECT_FALSE(test, rmp_resp_flush_ack(&resp, &reply));
+	in = (struct rmp_resp_in) { .opcode = RMP_OP_RC_WRITE_LAST,
+				    .psn = 1, .payload_len = 88 };
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(&resp, RMP_RESP_OK, 0, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.reply.kind, RMP_RESP_REPLY_NONE);
+	KUNIT_ASSERT_TRUE(test, rmp_resp_flush_ack(&resp, &reply));
+	KUNIT_EXPECT_EQ(test, reply.psn, 1U);
+	KUNIT_EXPECT_EQ(test, reply.msn, 1U);
+}
+
 /* A resource far behind the expected PSN is retired, not matched. */
 static void rmp_resp_packet__retires_ancient_resources(struct kunit *test)
 {
@@ -1347,6 +1376,7 @@ static struct kunit_case rmp_resp_cases[] = {
 	KUNIT_CASE(rmp_resp_packet__placement),
 	KUNIT_CASE(rmp_resp_executed__misuse),
 	KUNIT_CASE(rmp_resp_flush_ack__acks_the_tail),
+	KUNIT_CASE(rmp_resp_flush_ack__waits_for_the_message_end),
 	KUNIT_CASE(rmp_resp_packet__retires_ancient_resources),
 	KUNIT_CASE_PARAM(rmp_resp_packet__random_lossy_link, rnd_gen_params),
 	{}

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Hand-made RoCEv2 packets over IPv4, for tests that play a peer.
+
+A packet is built from its transport headers and payload; datagram() wraps
+it in IPv4 and UDP headers with a correct (or deliberately wrong) ICRC, to
+be sent whole through a raw socket with IP_HDRINCL. The ICRC covers the IP
+header, identification included, which is why the test builds all of it;
+the kernel fills in only the header checksum, which the ICRC masks.
+"""
+import socket
+import struct
+import zlib
+
+ROCE_PORT = 4791
+SPORT = 49999
+IP_ID = 0x4242
+
+# Opcodes (IBTA vol. 1, table 39): RC 0x00-0x1f, UC 0x20-0x3f, UD 0x60-0x7f.
+RC_SEND_FIRST = 0x00
+RC_SEND_MIDDLE = 0x01
+RC_SEND_LAST = 0x02
+RC_SEND_ONLY = 0x04
+RC_WRITE_FIRST = 0x06
+RC_WRITE_MIDDLE = 0x07
+RC_WRITE_LAST = 0x08
+RC_WRITE_ONLY = 0x0a
+RC_READ_REQUEST = 0x0c
+RC_READ_RESPONSE_ONLY = 0x10
+RC_ACK = 0x11
+RC_ATOMIC_ACK = 0x12
+RC_CMP_SWAP = 0x13
+RC_FETCH_ADD = 0x14
+UD_SEND_ONLY = 0x64
+
+# AETH syndromes: the top three bits say ACK (000), RNR NAK (001) or NAK
+# (011); a NAK's low five bits say which.
+SYN_ACK = 0x00
+SYN_RNR = 0x20
+NAK_PSN_SEQ = 0x60
+NAK_INV_REQ = 0x61
+NAK_REM_ACCESS = 0x62
+NAK_REM_OP = 0x63
+
+PSN_MASK = 0xffffff
+
+
+def bth(opcode, qpn, psn, pad=0, ackreq=False, pkey=0xffff):
+    """The 12-byte Base Transport Header."""
+    return struct.pack('!BBHII', opcode, pad << 4, pkey, qpn & 0xffffff,
+                       (psn & PSN_MASK) | (ackreq << 31))
+
+
+def reth(vaddr, rkey, length):
+    """RDMA Extended Transport Header: WRITE FIRST/ONLY and READ REQUEST."""
+    return struct.pack('!QII', vaddr, rkey, length)
+
+
+def atomic_eth(vaddr, rkey, swap_add, compare=0):
+    """Atomic Extended Transport Header."""
+    return struct.pack('!QIQQ', vaddr, rkey, swap_add, compare)
+
+
+def transport(opcode, qpn, psn, ext=b'', payload=b'', ackreq=False, pad=None):
+    """BTH, extension headers, payload, its pad and an ICRC placeholder."""
+    if pad is None:
+        pad = -len(payload) % 4
+    return (bth(opcode, qpn, psn, pad, ackreq) + ext + payload + bytes(pad) +
+            bytes(4))
+
+
+def _headers(src, dst, length, tos, ttl, csum):
+    ip = struct.pack('!BBHHHBBH4s4s', 0x45, tos, 20 + 8 + length, IP_ID,
+                     0x4000, ttl, socket.IPPROTO_UDP, csum,
+                     socket.inet_aton(src), socket.inet_aton(dst))
+    udp = struct.pack('!HHHH', SPORT, ROCE_PORT, 8 + length,
+                      0xffff if csum else 0)
+    return ip + udp
+
+
+def icrc(src, dst, pkt):
+    """The ICRC of transport packet pkt (BTH through ICRC placeholder)."""
+    masked = bytearray(pkt[:12])
+    masked[4] = 0xff
+    data = (b'\xff' * 8 + _headers(src, dst, len(pkt), 0xff, 0xff, 0xffff) +
+            bytes(masked) + pkt[12:-4])
+    return struct.pack('<I', zlib.crc32(data))
+
+
+def datagram(src, dst, pkt, bad_icrc=False, raw=False):
+    """The IPv4 datagram carrying transport packet pkt from src to dst with
+    its ICRC filled in (inverted if bad_icrc); raw sends pkt as it is."""
+    if not raw:
+        crc = icrc(src, dst, pkt)
+        if bad_icrc:
+            crc = bytes(b ^ 0x5a for b in crc)
+        pkt = pkt[:-4] + crc
+    return _headers(src, dst, len(pkt), 0, 64, 0) + pkt
+
+
+def raw_socket():
+    """A socket that sends whole IPv4 datagrams (root only)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
+    return s
+
+
+def parse(pkt):
+    """Fields of a received transport packet (UDP payload): opcode, qpn,
+    psn, ackreq, and for acknowledgements syndrome and msn, for atomic
+    acknowledgements orig, and payload (ICRC stripped)."""
+    opcode, flags, _, qpn, psn = struct.unpack('!BBHII', pkt[:12])
+    out = dict(opcode=opcode, qpn=qpn & 0xffffff, psn=psn & PSN_MASK,
+               ackreq=bool(psn >> 31))
+    rest = pkt[12:-4]
+    if opcode in (RC_ACK, RC_ATOMIC_ACK) or 0x0d <= opcode <= 0x10:
+        if opcode != 0x0e:  # READ RESPONSE MIDDLE has no AETH
+            out['syndrome'] = rest[0]
+            out['msn'] = int.from_bytes(rest[1:4], 'big')
+            rest = rest[4:]
+    if opcode == RC_ATOMIC_ACK:
+        out['orig'] = struct.unpack('!Q', rest[:8])[0]
+        rest = rest[8:]
+    pad = (flags >> 4) & 3
+    out['payload'] = rest[:len(rest) - pad]
+    return out

@@ -1,0 +1,376 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Hand-made packets against an established RC QP.
+
+The test plays the QP's peer: the QP on rmp1 (10.0.0.1, namespace h1) is
+connected to 10.0.0.2 in namespace h2, where no RDMA device runs. The test
+sends hand-made requests from h2 through a raw socket and reads the
+responder's ACKs and NAKs on h2's UDP port 4791. The registered memory sits
+between canary pages that nothing may change: every test checks the whole
+buffer byte for byte against what it allowed to be written.
+"""
+import contextlib
+import ctypes
+import mmap
+import os
+import socket
+import sys
+import time
+
+from pyverbs.mr import MR
+import pyverbs.enums as e
+
+from rmpdata import ALL, FILL, LW, RR, DataTestCase, data
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'tools'))
+import rocepkt as R  # noqa: E402
+
+SELF = '10.0.0.1'
+PEER = '10.0.0.2'
+PEER_NS = 'h2'
+PEER_QPN = 0x4242
+# The first PSN expected from the peer: messages cross the 24-bit wrap.
+EPSN = 0xfffffe
+MTU = 1024
+PAGE = 4096
+
+CLONE_NEWNET = 0x40000000
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+@contextlib.contextmanager
+def netns(name):
+    """Run the body in network namespace name (this thread only)."""
+    own = os.open('/proc/thread-self/ns/net', os.O_RDONLY)
+    other = os.open('/run/netns/' + name, os.O_RDONLY)
+    try:
+        if libc.setns(other, CLONE_NEWNET):
+            raise OSError(ctypes.get_errno(), 'setns ' + name)
+        yield
+    finally:
+        if libc.setns(own, CLONE_NEWNET):
+            raise OSError(ctypes.get_errno(), 'setns back')
+        os.close(other)
+        os.close(own)
+
+
+def psn(n):
+    return (EPSN + n) & R.PSN_MASK
+
+
+class HostilePeerTest(DataTestCase):
+    """Pages: 0 canary, 1 the 'win' MR (all rights), 2 canary, 3 the 'ro'
+    MR (remote read only)."""
+
+    def setUp(self):
+        super().setUp()
+        with netns(PEER_NS):
+            self.tx = R.raw_socket()
+            self.rx = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            self.rx.bind((PEER, R.ROCE_PORT))
+        self.rx.settimeout(10)
+        self.mem = mmap.mmap(-1, 4 * PAGE)
+        self.mem[:] = bytes([FILL]) * (4 * PAGE)
+        self.cbuf = ctypes.c_char.from_buffer(self.mem)
+        base = ctypes.addressof(self.cbuf)
+        self.win = MR(self.pd, PAGE, ALL, address=base + PAGE)
+        self.ro = MR(self.pd, PAGE, LW | RR, address=base + 3 * PAGE)
+        self.want = bytearray(self.mem)
+        self.end = self.fresh_qp()
+
+    def tearDown(self):
+        self.tx.close()
+        self.rx.close()
+        super().tearDown()  # deregisters the MRs
+        del self.cbuf
+        self.mem.close()
+
+    def fresh_qp(self):
+        end = self.create_qp()
+        self.to_rts(end.qp, self.rc_attr(PEER_QPN, 0x10, EPSN,
+                                         dgid='::ffff:' + PEER))
+        return end
+
+    # The peer's side.
+
+    def send(self, opcode, n, ext=b'', payload=b'', ackreq=True, qpn=None,
+             src=PEER, bad_icrc=False, pkt=None, **kw):
+        """Send one request with PSN EPSN + n to the QP (or qpn)."""
+        if pkt is None:
+            pkt = R.transport(opcode, self.end.qpn if qpn is None else qpn,
+                              psn(n), ext, payload, ackreq, **kw)
+        self.tx.sendto(R.datagram(src, SELF, pkt, bad_icrc), (SELF, 0))
+
+    def write(self, n, addr, payload, rkey=None, length=None, **kw):
+        ext = R.reth(addr, self.win.rkey if rkey is None else rkey,
+                     len(payload) if length is None else length)
+        self.send(R.RC_WRITE_ONLY, n, ext, payload, **kw)
+
+    def reply(self):
+        """The next packet the QP sends to the peer, parsed."""
+        pkt, _ = self.rx.recvfrom(65536)
+        out = R.parse(pkt)
+        self.assertEqual(out['qpn'], PEER_QPN)
+        return out
+
+    def expect(self, syndrome, n, opcode=R.RC_ACK):
+        """The next reply is opcode with this syndrome (its type only for
+        ACK and RNR NAK, whose low bits vary) and PSN EPSN + n."""
+        r = self.reply()
+        got = r['syndrome'] & 0xe0 if syndrome in (R.SYN_ACK, R.SYN_RNR) \
+            else r['syndrome']
+        self.assertEqual((r['opcode'], got, r['psn']),
+                         (opcode, syndrome, psn(n)), r)
+        return r
+
+    def no_reply(self, wait=0.5):
+        self.rx.settimeout(wait)
+        try:
+            pkt = self.rx.recv(65536)
+        except socket.timeout:
+            return
+        finally:
+            self.rx.settimeout(10)
+        self.fail('unexpected reply %s' % R.parse(pkt))
+
+    # rmp1's side.
+
+    def placed(self, addr, payload):
+        """payload may now be at addr."""
+        off = addr - ctypes.addressof(self.cbuf)
+        self.want[off:off + len(payload)] = payload
+
+    def assertMemory(self):
+        """The buffer holds what was allowed, canaries included."""
+        got = bytes(self.mem)
+        if got != self.want:
+            first = next(i for i in range(len(got)) if got[i] != self.want[i])
+            self.fail('byte %d (page %d) is %#x, want %#x' %
+                      (first, first // PAGE, got[first], self.want[first]))
+
+    def counter_rises(self, name, before, timeout=10):
+        stop = time.monotonic() + timeout
+        while self.counter(name) <= before and time.monotonic() < stop:
+            time.sleep(0.05)
+        self.assertGreater(self.counter(name), before, name)
+
+    def in_error(self, end=None):
+        end = end or self.end
+        stop = time.monotonic() + 10
+        while self.state(end) != e.IBV_QPS_ERR and time.monotonic() < stop:
+            time.sleep(0.01)
+        self.assertEqual(self.state(end), e.IBV_QPS_ERR)
+
+    # Well-formed requests: the harness itself must be right.
+
+    def test_write_lands(self):
+        a, b = data(64, 1), data(MTU, 2)
+        self.write(0, self.win.buf + 100, a)
+        self.expect(R.SYN_ACK, 0)
+        self.write(1, self.win.buf + PAGE - MTU, b)
+        self.expect(R.SYN_ACK, 1)
+        self.placed(self.win.buf + 100, a)
+        self.placed(self.win.buf + PAGE - MTU, b)
+        self.assertMemory()
+
+    def test_multi_packet_write_lands(self):
+        payload = data(2 * MTU + 100, 3)
+        ext = R.reth(self.win.buf + 8, self.win.rkey, len(payload))
+        self.send(R.RC_WRITE_FIRST, 0, ext, payload[:MTU], ackreq=False)
+        self.send(R.RC_WRITE_MIDDLE, 1, payload=payload[MTU:2 * MTU],
+                  ackreq=False)
+        self.send(R.RC_WRITE_LAST, 2, payload=payload[2 * MTU:])
+        self.expect(R.SYN_ACK, 2)
+        self.placed(self.win.buf + 8, payload)
+        self.assertMemory()
+
+    def test_read_returns_memory(self):
+        self.send(R.RC_READ_REQUEST, 0, R.reth(self.win.buf + 300,
+                                               self.win.rkey, 200))
+        r = self.expect(R.SYN_ACK, 0, R.RC_READ_RESPONSE_ONLY)
+        self.assertEqual(r['payload'], bytes([FILL]) * 200)
+
+    def test_fetch_add_returns_and_adds(self):
+        orig = int.from_bytes(bytes([FILL]) * 8, 'little')
+        self.send(R.RC_FETCH_ADD, 0, R.atomic_eth(self.win.buf + 64,
+                                                  self.win.rkey, 5))
+        r = self.expect(R.SYN_ACK, 0, R.RC_ATOMIC_ACK)
+        self.assertEqual(r['orig'], orig)
+        self.placed(self.win.buf + 64, (orig + 5).to_bytes(8, 'little'))
+        self.assertMemory()
+
+    # Remote access violations: NAK, nothing written, the QP in error.
+
+    def test_write_violations(self):
+        top = self.win.buf + PAGE
+        cases = (
+            ('unknown rkey', self.win.buf, self.win.rkey ^ 0x100),
+            ('read-only region', self.ro.buf, self.ro.rkey),
+            ('crosses the end', top - 32, None),
+            ('starts before', self.win.buf - 8, None),
+            ('starts past the end', top, None),
+            ('wraps the address space', (1 << 64) - 16, None),
+        )
+        for name, addr, rkey in cases:
+            with self.subTest(name):
+                before = self.counter('tx_error_naks')
+                self.write(0, addr, data(64, 4), rkey)
+                self.expect(R.NAK_REM_ACCESS, 0)
+                self.assertMemory()
+                self.in_error()
+                self.assertGreater(self.counter('tx_error_naks'), before)
+                self.end = self.fresh_qp()
+
+    def test_read_outside_region(self):
+        self.send(R.RC_READ_REQUEST, 0, R.reth(self.win.buf + PAGE - 8,
+                                               self.win.rkey, 64))
+        self.expect(R.NAK_REM_ACCESS, 0)
+        self.no_reply()
+        self.in_error()
+
+    def test_atomic_read_only_region(self):
+        self.send(R.RC_CMP_SWAP, 0, R.atomic_eth(self.ro.buf, self.ro.rkey,
+                                                 1, 0))
+        self.expect(R.NAK_REM_ACCESS, 0)
+        self.assertMemory()
+        self.in_error()
+
+    # Invalid requests: NAK, nothing written, the QP in error.
+
+    def test_invalid_requests(self):
+        buf, rkey = self.win.buf, self.win.rkey
+        cases = (
+            ('payload longer than the RETH length',
+             lambda: self.write(0, buf, data(64, 5), length=16)),
+            ('payload shorter than the RETH length',
+             lambda: self.write(0, buf, data(64, 5), length=65)),
+            ('payload over the path MTU',
+             lambda: self.write(0, buf, data(MTU + 256, 6))),
+            ('WRITE MIDDLE without a FIRST',
+             lambda: self.send(R.RC_WRITE_MIDDLE, 0, payload=data(MTU, 7))),
+            ('SEND LAST without a FIRST',
+             lambda: self.send(R.RC_SEND_LAST, 0, payload=data(8, 7))),
+            ('misaligned atomic',
+             lambda: self.send(R.RC_FETCH_ADD, 0,
+                               R.atomic_eth(buf + 4, rkey, 1))),
+        )
+        for name, send in cases:
+            with self.subTest(name):
+                send()
+                self.expect(R.NAK_INV_REQ, 0)
+                self.assertMemory()
+                self.in_error()
+                self.end = self.fresh_qp()
+
+    def test_write_first_overruns_its_length(self):
+        """A FIRST announcing 1500 bytes followed by two full packets."""
+        ext = R.reth(self.win.buf, self.win.rkey, 1500)
+        first = data(MTU, 9)
+        self.send(R.RC_WRITE_FIRST, 0, ext, first, ackreq=False)
+        self.send(R.RC_WRITE_MIDDLE, 1, payload=data(MTU, 10))
+        self.expect(R.NAK_INV_REQ, 1)
+        # The FIRST was in bounds and may have been placed.
+        self.placed(self.win.buf, first)
+        self.assertMemory()
+        self.in_error()
+
+    def test_send_longer_than_receive(self):
+        self.post_recv(self.end, self.sges(self.win, (0, 32)), 7)
+        self.send(R.RC_SEND_ONLY, 0, payload=data(64, 11))
+        self.expect(R.NAK_INV_REQ, 0)
+        self.one(self.end.rcq, wr_id=7, status=e.IBV_WC_LOC_LEN_ERR)
+        # What fits may have been placed; nothing past the receive buffer.
+        self.placed(self.win.buf, data(64, 11)[:32])
+        got = bytes(self.mem[PAGE + 32:])
+        self.assertEqual(got, bytes(self.want[PAGE + 32:]))
+
+    # Sequence: repaired, never executed twice, never out of order.
+
+    def test_future_psn(self):
+        before = self.counter('rx_out_of_seq')
+        for n in (5, 1000, 0x7fffff):
+            self.write(n, self.win.buf, data(64, 12))
+        # One NAK for the gap, naming the expected PSN.
+        self.expect(R.NAK_PSN_SEQ, 0)
+        self.no_reply()
+        self.assertMemory()
+        self.assertGreater(self.counter('rx_out_of_seq'), before)
+        payload = data(64, 13)
+        self.write(0, self.win.buf, payload)
+        self.expect(R.SYN_ACK, 0)
+        self.placed(self.win.buf, payload)
+        self.assertMemory()
+
+    def test_duplicate_write_not_executed_again(self):
+        first = data(64, 14)
+        self.write(0, self.win.buf, first)
+        self.expect(R.SYN_ACK, 0)
+        self.placed(self.win.buf, first)
+        before = self.counter('rx_dup_requests')
+        self.write(0, self.win.buf, data(64, 15))
+        self.expect(R.SYN_ACK, 0)
+        self.assertMemory()
+        self.assertGreater(self.counter('rx_dup_requests'), before)
+
+    def test_duplicate_atomic_replays_original(self):
+        orig = int.from_bytes(bytes([FILL]) * 8, 'little')
+        eth = R.atomic_eth(self.win.buf, self.win.rkey, 1)
+        self.send(R.RC_FETCH_ADD, 0, eth)
+        self.expect(R.SYN_ACK, 0, R.RC_ATOMIC_ACK)
+        self.send(R.RC_FETCH_ADD, 0, eth)
+        r = self.expect(R.SYN_ACK, 0, R.RC_ATOMIC_ACK)
+        self.assertEqual(r['orig'], orig)
+        self.placed(self.win.buf, (orig + 1).to_bytes(8, 'little'))
+        self.assertMemory()
+
+    def test_send_without_receive_rnr(self):
+        before = self.counter('tx_rnr_naks')
+        payload = data(100, 16)
+        self.send(R.RC_SEND_ONLY, 0, payload=payload)
+        self.expect(R.SYN_RNR, 0)
+        self.assertGreater(self.counter('tx_rnr_naks'), before)
+        self.post_recv(self.end, self.sges(self.win, (0, 128)), 8)
+        self.send(R.RC_SEND_ONLY, 0, payload=payload)
+        self.expect(R.SYN_ACK, 0)
+        self.one(self.end.rcq, wr_id=8, status=e.IBV_WC_SUCCESS,
+                 byte_len=100)
+        self.placed(self.win.buf, payload)
+        self.assertMemory()
+
+    # Dropped before the QP acts: no reply, no effect, the QP still works.
+
+    def test_dropped_and_counted(self):
+        addr, rkey = self.win.buf, self.win.rkey
+        good = R.transport(R.RC_WRITE_ONLY, self.end.qpn, psn(0),
+                           R.reth(addr, rkey, 64), data(64, 17), True)
+        cases = (
+            ('bad ICRC', 'rx_drop_icrc',
+             lambda: self.send(0, 0, pkt=good, bad_icrc=True)),
+            ('cut inside the RETH', 'rx_drop_malformed',
+             lambda: self.send(0, 0, pkt=good[:20] + bytes(4))),
+            ('READ request with payload', 'rx_drop_malformed',
+             lambda: self.send(R.RC_READ_REQUEST, 0,
+                               R.reth(addr, rkey, 8), data(8, 8))),
+            ('unknown QPN', 'rx_drop_no_qp',
+             lambda: self.write(0, addr, data(64, 17),
+                                qpn=self.end.qpn ^ 0x800000)),
+            ('other partition', 'rx_drop_pkey',
+             lambda: self.send(0, 0, pkt=good[:2] + b'\x80\x01' + good[4:])),
+            ('UD opcode to an RC QP', 'rx_drop_qp',
+             lambda: self.send(R.UD_SEND_ONLY, 0,
+                               bytes(8), data(64, 17))),
+            ('not from the connected peer', 'rx_drop_qp',
+             lambda: self.write(0, addr, data(64, 17), src='10.0.0.3')),
+        )
+        for name, counter, send in cases:
+            with self.subTest(name):
+                before = self.counter(counter)
+                send()
+                self.counter_rises(counter, before)
+                self.no_reply(0.2)
+                self.assertMemory()
+        payload = data(64, 18)
+        self.write(0, addr, payload)
+        self.expect(R.SYN_ACK, 0)
+        self.placed(addr, payload)
+        self.assertMemory()
