@@ -232,6 +232,12 @@ class DataTestCase(RmpTestCase):
     def state(self, end):
         return end.qp.query(e.IBV_QP_STATE)[0].qp_state
 
+    def wait_state(self, end, state, timeout=10):
+        stop = time.monotonic() + timeout
+        while self.state(end) != state and time.monotonic() < stop:
+            time.sleep(0.01)
+        self.assertEqual(self.state(end), state)
+
     # Device counters.
 
     def counter(self, name):

@@ -1,7 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """Device, port and PD verbs."""
-import errno
-
 from pyverbs.pd import PD
 import pyverbs.enums as e
 

@@ -154,12 +154,8 @@ class HostilePeerTest(DataTestCase):
             time.sleep(0.05)
         self.assertGreater(self.counter(name), before, name)
 
-    def in_error(self, end=None):
-        end = end or self.end
-        stop = time.monotonic() + 10
-        while self.state(end) != e.IBV_QPS_ERR and time.monotonic() < stop:
-            time.sleep(0.01)
-        self.assertEqual(self.state(end), e.IBV_QPS_ERR)
+    def in_error(self):
+        self.wait_state(self.end, e.IBV_QPS_ERR)
 
     # Well-formed requests: the harness itself must be right.
 

@@ -38,12 +38,6 @@ class RcErrorTest(DataTestCase):
         self.post_send(a, e.IBV_WR_SEND, (), 999)
         self.one(a.scq, wr_id=999, status=FLUSH, qp_num=a.qpn)
 
-    def wait_state(self, end, state, timeout=10):
-        stop = time.monotonic() + timeout
-        while self.state(end) != state and time.monotonic() < stop:
-            time.sleep(0.01)
-        self.assertEqual(self.state(end), state)
-
     def remote_cases(self, remote, bad_rkey, bad_addr):
         """(name, opcode, rdma or atomic arguments) of accesses to remote
         with a bad rkey or a range outside it."""

@@ -29,6 +29,7 @@
  * @num_mws: memory windows allocated, at most %RMP_MAX_MW
  * @qps: QPN to &struct rmp_qp; lookups take a reference under RCU
  * @next_qpn: cursor of the cyclic QPN allocator in @qps
+ * @next_cpu: QPs created so far, to spread their work items over the CPUs
  * @keys: key index (lkey/rkey >> 8) to &struct rmp_mr or &struct rmp_mw
  * @next_key: cursor of the cyclic key allocator in @keys
  * @ahs: AH number to &struct rmp_ah
@@ -53,6 +54,7 @@ struct rmp_dev {
 	atomic_t num_mws;
 	struct xarray qps;
 	u32 next_qpn;
+	atomic_t next_cpu;
 	struct xarray keys;
 	u32 next_key;
 	struct xarray ahs;

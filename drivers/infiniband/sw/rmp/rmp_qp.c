@@ -75,7 +75,7 @@ void rmp_qp_put(struct rmp_qp *qp)
  */
 void rmp_qp_schedule(struct rmp_qp *qp)
 {
-	queue_work(rmp_wq, &qp->work);
+	queue_work_on(qp->cpu, rmp_wq, &qp->work);
 }
 
 /**
@@ -371,6 +371,13 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, rmp_qp_work);
+	/*
+	 * One CPU per QP, the QPs of a device spread over them: a QP's packets
+	 * leave from one CPU, so a netdev that queues per CPU (veth, loopback)
+	 * cannot reorder them.
+	 */
+	qp->cpu = cpumask_local_spread(atomic_inc_return(&dev->next_cpu) %
+				       num_online_cpus(), NUMA_NO_NODE);
 	skb_queue_head_init(&qp->rxq);
 	hrtimer_init(&qp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	qp->timer.function = rmp_qp_timer_fn;

@@ -66,6 +66,7 @@ enum rmp_qp_flag {
  * @released: completed when @ref drops to zero
  * @work: the QP's work item on rmp_wq; see "Concurrency" in
  *	Documentation/rmp/design.rst
+ * @cpu: the CPU @work runs on
  * @lock: serialises modify_qp and query_qp, and guards @attr and @av
  * @attr: the attributes last set, as query_qp reports them; @attr.qp_state
  *	is also read without @lock (READ_ONCE) by the posting verbs and the
@@ -93,6 +94,7 @@ struct rmp_qp {
 	refcount_t ref;
 	struct completion released;
 	struct work_struct work;
+	int cpu;
 	struct mutex lock; /* modify, query, @attr, @av */
 	struct ib_qp_attr attr;
 	struct rmp_av av;

@@ -167,6 +167,23 @@ drop:
 	rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_QP);
 }
 
+/* The next packet queued to the QP cuts its READ stream short. */
+static bool rmp_recv_read_preempted(struct rmp_qp *qp)
+{
+	struct sk_buff *skb;
+	bool preempts = false;
+
+	spin_lock_bh(&qp->rxq.lock);
+	skb = skb_peek(&qp->rxq);
+	/* Linear, its BTH checked by rmp_recv(). */
+	if (skb)
+		preempts = rmp_responder_preempts_read(qp,
+			(const struct rmp_bth *)(skb->data +
+						 sizeof(struct udphdr)));
+	spin_unlock_bh(&qp->rxq.lock);
+	return preempts;
+}
+
 /**
  * rmp_recv_process() - take in the packets queued to a QP
  * @qp: the QP, its responder started; from its work item
@@ -178,7 +195,7 @@ bool rmp_recv_process(struct rmp_qp *qp)
 	u32 budget = RMP_RECV_BUDGET;
 	struct sk_buff *skb;
 
-	if (rmp_responder_resume(qp))
+	if (rmp_responder_resume(qp) && !rmp_recv_read_preempted(qp))
 		return true;
 	while (budget-- && (skb = skb_dequeue(&qp->rxq))) {
 		rmp_recv_one(qp, skb);
@@ -186,7 +203,7 @@ bool rmp_recv_process(struct rmp_qp *qp)
 		/* A failed request moved the QP to the error state. */
 		if (rmp_qp_state(qp) == IB_QPS_ERR)
 			break;
-		if (qp->responder.read_pending)
+		if (qp->responder.read_pending && !rmp_recv_read_preempted(qp))
 			return true;
 	}
 	rmp_responder_batch_end(qp);
