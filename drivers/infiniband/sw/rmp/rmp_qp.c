@@ -207,13 +207,11 @@ static enum hrtimer_restart rmp_qp_timer_fn(struct hrtimer *timer)
 }
 
 /*
- * The QP's work item. A workqueue never runs one work item on two CPUs at
- * once, so what happens here needs no lock against itself: it is the only
- * place the transport state of the QP is touched.
+ * One run of the QP's transport, under run_lock: the only place the
+ * transport state of the QP is touched.
  */
-static void rmp_qp_work(struct work_struct *work)
+static void rmp_qp_run_locked(struct rmp_qp *qp)
 {
-	struct rmp_qp *qp = container_of(work, struct rmp_qp, work);
 	enum ib_qp_state state = rmp_qp_state(qp);
 	bool more = false;
 
@@ -234,6 +232,30 @@ static void rmp_qp_work(struct work_struct *work)
 	rmp_qp_arm_timer(qp);
 	if (more)
 		rmp_qp_schedule(qp);
+}
+
+static void rmp_qp_work(struct work_struct *work)
+{
+	struct rmp_qp *qp = container_of(work, struct rmp_qp, work);
+
+	mutex_lock(&qp->run_lock);
+	rmp_qp_run_locked(qp);
+	mutex_unlock(&qp->run_lock);
+}
+
+/**
+ * rmp_qp_run_now() - run a QP's transport in the caller's context
+ * @qp: the QP; process context
+ *
+ * What the work item would do, done now: a process's post_send doorbell
+ * sends its WQEs without waking a worker and waiting for it. Work left over
+ * (a budget ran out) goes to the work item.
+ */
+void rmp_qp_run_now(struct rmp_qp *qp)
+{
+	mutex_lock(&qp->run_lock);
+	rmp_qp_run_locked(qp);
+	mutex_unlock(&qp->run_lock);
 }
 
 static int rmp_qp_check_init(const struct ib_qp_init_attr *init,
@@ -371,6 +393,7 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, rmp_qp_work);
+	mutex_init(&qp->run_lock);
 	/*
 	 * One CPU per QP, the QPs of a device spread over them: a QP's packets
 	 * leave from one CPU, so a netdev that queues per CPU (veth, loopback)

@@ -67,6 +67,8 @@ enum rmp_qp_flag {
  * @work: the QP's work item on rmp_wq; see "Concurrency" in
  *	Documentation/rmp/design.rst
  * @cpu: the CPU @work runs on
+ * @run_lock: held by each run of the transport, from @work or from
+ *	rmp_qp_run_now()
  * @lock: serialises modify_qp and query_qp, and guards @attr and @av
  * @attr: the attributes last set, as query_qp reports them; @attr.qp_state
  *	is also read without @lock (READ_ONCE) by the posting verbs and the
@@ -87,7 +89,8 @@ enum rmp_qp_flag {
  * @requester: requester and completer state
  * @responder: responder state
  *
- * Everything from @timer_at on belongs to the work item.
+ * Everything from @timer_at on belongs to the runs of the transport
+ * (under @run_lock).
  */
 struct rmp_qp {
 	struct ib_qp ibqp;
@@ -95,6 +98,7 @@ struct rmp_qp {
 	struct completion released;
 	struct work_struct work;
 	int cpu;
+	struct mutex run_lock; /* the transport: one run at a time */
 	struct mutex lock; /* modify, query, @attr, @av */
 	struct ib_qp_attr attr;
 	struct rmp_av av;
@@ -133,6 +137,7 @@ static inline enum ib_qp_state rmp_qp_state(const struct rmp_qp *qp)
 struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
+void rmp_qp_run_now(struct rmp_qp *qp);
 void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type);
 void rmp_qp_set_error(struct rmp_qp *qp);
 

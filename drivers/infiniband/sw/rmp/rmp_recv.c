@@ -186,7 +186,7 @@ static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 
 /**
  * rmp_recv_process() - take in the packets queued to a QP
- * @qp: the QP, its responder started; from its work item
+ * @qp: the QP, its responder started; under its run_lock
  *
  * Return: true if packets are left for another run.
  */

@@ -279,12 +279,11 @@ int rmp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	}
 	if (qp->user) {
 		/*
-		 * The doorbell returns once the work item has taken what the
-		 * process posted, as Soft-RoCE's does: a UD send, for one, has
-		 * completed by then.
+		 * The doorbell takes what the process posted and sends it
+		 * before returning, as Soft-RoCE's does: a UD send, for one,
+		 * has completed by then.
 		 */
-		rmp_qp_schedule(qp);
-		flush_work(&qp->work);
+		rmp_qp_run_now(qp);
 		return 0;
 	}
 
@@ -370,7 +369,7 @@ int rmp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 
 /**
  * rmp_wqe_take_send() - take the next send WQE into kernel memory
- * @qp: the QP; called from its work item only
+ * @qp: the QP; under its run_lock only
  * @wqe: the copy
  *
  * The WQE's slot stays in use until rmp_wqe_retire_send(). On -EINVAL the
@@ -428,7 +427,7 @@ int rmp_wqe_take_send(struct rmp_qp *qp, struct rmp_send_wqe *wqe)
 
 /**
  * rmp_wqe_retire_send() - free the oldest taken send WQE's slot
- * @qp: the QP; called from its work item only, once the WQE is complete
+ * @qp: the QP; under its run_lock only, once the WQE is complete
  */
 void rmp_wqe_retire_send(struct rmp_qp *qp)
 {
@@ -499,7 +498,7 @@ static int rmp_wqe_take_srq(struct rmp_srq *srq, struct rmp_recv_wqe *wqe)
 
 /**
  * rmp_wqe_take_recv() - take the next receive WQE into kernel memory
- * @qp: the QP; called from its work item only
+ * @qp: the QP; under its run_lock only
  * @wqe: the copy
  *
  * Takes from the QP's SRQ if it has one, and then raises
@@ -527,7 +526,7 @@ int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe)
 
 /**
  * rmp_wqe_flush_send() - complete untaken send WQEs with a flush error
- * @qp: the QP, in ERR or SQE; called from its work item only, after the
+ * @qp: the QP, in ERR or SQE; under its run_lock only, after the
  *	transport retired the WQEs it had taken
  *
  * Every WQE is completed, signalled or not. At most a ring's worth is done
@@ -564,7 +563,7 @@ bool rmp_wqe_flush_send(struct rmp_qp *qp)
 
 /**
  * rmp_wqe_flush_recv() - complete receive WQEs with a flush error
- * @qp: the QP, in ERR; called from its work item only
+ * @qp: the QP, in ERR; under its run_lock only
  *
  * A QP that receives from an SRQ has nothing to flush: the WQEs stay in the
  * SRQ for the other QPs.
@@ -607,7 +606,7 @@ static void rmp_wqe_discard_ring(struct rmp_queue *q)
 
 /**
  * rmp_wqe_discard() - drop every WQE without completing it
- * @qp: the QP, in RESET; called from its work item only
+ * @qp: the QP, in RESET; under its run_lock only
  */
 void rmp_wqe_discard(struct rmp_qp *qp)
 {
