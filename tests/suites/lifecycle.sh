@@ -54,6 +54,12 @@ has_user_objects() {
 	done
 }
 
+# qp_details DEV: rdma -dd shows rmp's transport state of DEV's RC QPs.
+qp_details() {
+	rdma -dd resource show qp | grep -E "link $1/1 .*type RC" |
+		grep -qE 'drv_cpu [0-9]+ .*drv_una 0x[0-9a-f]+ .*drv_epsn 0x'
+}
+
 # no_user_objects DEV...: none of the devices keeps a process's object.
 no_user_objects() {
 	local dev left=0
@@ -131,6 +137,7 @@ for tool in ib_write_bw ib_read_bw ib_send_bw; do
 			continue
 		fi
 		check "$what: its objects are listed" has_user_objects rmp1 rmp2
+		check "$what: QP transport state listed (rdma -dd)" qp_details rmp2
 		if [ $victim = client ]; then
 			kill -9 "$CPID"
 		else

@@ -10,6 +10,8 @@
  */
 #include <rdma/ib_user_verbs.h>
 
+#include <rdma/restrack.h>
+
 #include "rmp_cq.h"
 #include "rmp_dev.h"
 #include "rmp_verbs.h"
@@ -69,6 +71,41 @@ static void rmp_cq_overflow(struct rmp_cq *cq)
 
 	if (cq->ibcq.event_handler)
 		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+}
+
+/**
+ * rmp_fill_res_cq_entry() - the ib_device_ops.fill_res_cq_entry callback
+ * @msg: the netlink message of ``rdma -dd resource show cq``
+ * @ibcq: the CQ
+ *
+ * Adds the completions waiting to be polled, and whether the CQ overflowed
+ * (completions were lost and IB_EVENT_CQ_ERR raised).
+ *
+ * Return: 0, or -EMSGSIZE when @msg is full.
+ */
+int rmp_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
+{
+	struct rmp_cq *cq = to_rmp_cq(ibcq);
+	struct nlattr *table;
+	unsigned long flags;
+	u32 queued;
+	bool overflowed;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	queued = rmp_queue_count(&cq->queue);
+	overflowed = cq->overflowed;
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!table)
+		return -EMSGSIZE;
+	if (rdma_nl_put_driver_u32(msg, "queued", queued) ||
+	    rdma_nl_put_driver_u32(msg, "overflowed", overflowed)) {
+		nla_nest_cancel(msg, table);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, table);
+	return 0;
 }
 
 /**

@@ -35,6 +35,7 @@ static inline struct rmp_cq *to_rmp_cq(struct ib_cq *ibcq)
 }
 
 int rmp_cq_post(struct rmp_cq *cq, const struct ib_wc *wc, bool solicited);
+int rmp_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
 
 int rmp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata);

@@ -20,6 +20,7 @@
 #include <linux/rcupdate.h>
 #include <linux/xarray.h>
 #include <rdma/ib_cache.h>
+#include <rdma/restrack.h>
 #include <rdma/uverbs_ioctl.h>
 
 #include "rmp_dev.h"
@@ -575,6 +576,58 @@ out:
 	/* The rings are empty when a move to RESET returns. */
 	if (next == IB_QPS_RESET)
 		flush_work(&qp->work);
+	return 0;
+}
+
+/**
+ * rmp_fill_res_qp_entry() - the ib_device_ops.fill_res_qp_entry callback
+ * @msg: the netlink message of ``rdma resource show qp -dd``
+ * @ibqp: the QP
+ *
+ * Adds the transport's state: the CPU the QP runs on, packets queued to it,
+ * the send ring's indices, the requester's PSNs and WQE counts, and the
+ * responder's expected PSN. Taken under the QP's run_lock, so consistent.
+ *
+ * Return: 0, or -EMSGSIZE when @msg is full.
+ */
+int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct rmp_qp *qp = to_rmp_qp(ibqp);
+	const struct rmp_req *r = &qp->requester.req;
+	const struct rmp_queue *sq = &qp->sq.queue;
+	struct nlattr *table;
+	int err;
+
+	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!table)
+		return -EMSGSIZE;
+	mutex_lock(&qp->run_lock);
+	err = rdma_nl_put_driver_u32(msg, "cpu", qp->cpu) ?:
+	      rdma_nl_put_driver_u32(msg, "rxq", skb_queue_len(&qp->rxq));
+	if (!err && sq->buf)
+		err = rdma_nl_put_driver_u32(msg, "sq-posted",
+					     rmp_queue_count(sq)) ?:
+		      rdma_nl_put_driver_u32(msg, "sq-taken",
+			(qp->sq.next - rmp_queue_consumer(sq)) & sq->mask);
+	if (!err && qp->requester.on)
+		err = rdma_nl_put_driver_u32_hex(msg, "una", r->una) ?:
+		      rdma_nl_put_driver_u32_hex(msg, "next-psn", r->next_psn) ?:
+		      rdma_nl_put_driver_u32(msg, "unsent", r->head - r->cur) ?:
+		      rdma_nl_put_driver_u32(msg, "unacked", r->cur - r->comp) ?:
+		      rdma_nl_put_driver_u32(msg, "rd-atomic", r->rd_atomic) ?:
+		      rdma_nl_put_driver_u32(msg, "req-state", r->state) ?:
+		      rdma_nl_put_driver_u32(msg, "retries-left",
+					     r->retries_left) ?:
+		      rdma_nl_put_driver_u32(msg, "timer-armed", !!r->deadline);
+	if (!err && qp->responder.on && rmp_qp_connected(qp))
+		err = rdma_nl_put_driver_u32_hex(msg, "epsn",
+				rmp_resp_epsn(&qp->responder.resp));
+	mutex_unlock(&qp->run_lock);
+	if (err) {
+		nla_nest_cancel(msg, table);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, table);
 	return 0;
 }
 

@@ -138,6 +138,7 @@ struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
 void rmp_qp_run_now(struct rmp_qp *qp);
+int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type);
 void rmp_qp_set_error(struct rmp_qp *qp);
 
