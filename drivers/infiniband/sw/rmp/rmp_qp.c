@@ -596,6 +596,7 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	const struct rmp_req *r = &qp->requester.req;
 	const struct rmp_queue *sq = &qp->sq.queue;
 	struct nlattr *table;
+	u32 taken;
 	int err;
 
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
@@ -604,11 +605,12 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	mutex_lock(&qp->run_lock);
 	err = rdma_nl_put_driver_u32(msg, "cpu", qp->cpu) ?:
 	      rdma_nl_put_driver_u32(msg, "rxq", skb_queue_len(&qp->rxq));
-	if (!err && sq->buf)
+	if (!err && sq->buf) {
+		taken = (qp->sq.next - rmp_queue_consumer(sq)) & sq->mask;
 		err = rdma_nl_put_driver_u32(msg, "sq-posted",
 					     rmp_queue_count(sq)) ?:
-		      rdma_nl_put_driver_u32(msg, "sq-taken",
-			(qp->sq.next - rmp_queue_consumer(sq)) & sq->mask);
+		      rdma_nl_put_driver_u32(msg, "sq-taken", taken);
+	}
 	if (!err && qp->requester.on)
 		err = rdma_nl_put_driver_u32_hex(msg, "una", r->una) ?:
 		      rdma_nl_put_driver_u32_hex(msg, "next-psn", r->next_psn) ?:
@@ -621,7 +623,7 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 		      rdma_nl_put_driver_u32(msg, "timer-armed", !!r->deadline);
 	if (!err && qp->responder.on && rmp_qp_connected(qp))
 		err = rdma_nl_put_driver_u32_hex(msg, "epsn",
-				rmp_resp_epsn(&qp->responder.resp));
+						 rmp_resp_epsn(&qp->responder.resp));
 	mutex_unlock(&qp->run_lock);
 	if (err) {
 		nla_nest_cancel(msg, table);

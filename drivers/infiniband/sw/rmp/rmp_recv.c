@@ -170,16 +170,17 @@ drop:
 /* The next packet queued to the QP cuts its READ stream short. */
 static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 {
+	const struct rmp_bth *bth;
 	struct sk_buff *skb;
 	bool preempts = false;
 
 	spin_lock_bh(&qp->rxq.lock);
 	skb = skb_peek(&qp->rxq);
-	/* Linear, its BTH checked by rmp_recv(). */
-	if (skb)
-		preempts = rmp_responder_preempts_read(qp,
-			(const struct rmp_bth *)(skb->data +
-						 sizeof(struct udphdr)));
+	if (skb) {
+		/* Linear, its BTH checked by rmp_recv(). */
+		bth = (const void *)(skb->data + sizeof(struct udphdr));
+		preempts = rmp_responder_preempts_read(qp, bth);
+	}
 	spin_unlock_bh(&qp->rxq.lock);
 	return preempts;
 }
