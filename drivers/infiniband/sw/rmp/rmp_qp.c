@@ -235,28 +235,53 @@ static void rmp_qp_run_locked(struct rmp_qp *qp)
 		rmp_qp_schedule(qp);
 }
 
-static void rmp_qp_work(struct work_struct *work)
+/*
+ * Run with run_lock held, then release it; run again, as long as the lock
+ * can be had, for every rmp_qp_kick() that found it taken meanwhile.
+ */
+static void rmp_qp_run_and_unlock(struct rmp_qp *qp)
 {
-	struct rmp_qp *qp = container_of(work, struct rmp_qp, work);
-
-	mutex_lock(&qp->run_lock);
-	rmp_qp_run_locked(qp);
-	mutex_unlock(&qp->run_lock);
+	do {
+		clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+		rmp_qp_run_locked(qp);
+		mutex_unlock(&qp->run_lock);
+		/* Pairs with the barrier in rmp_qp_kick(). */
+		smp_mb();
+	} while (test_bit(RMP_QP_RUN_AGAIN, &qp->flags) &&
+		 mutex_trylock(&qp->run_lock));
 }
 
 /**
- * rmp_qp_run_now() - run a QP's transport in the caller's context
+ * rmp_qp_kick() - run a QP's transport now, or have the running one go again
  * @qp: the QP; process context
  *
- * What the work item would do, done now: a process's post_send doorbell
- * sends its WQEs without waking a worker and waiting for it. Work left over
- * (a budget ran out) goes to the work item.
+ * Never waits for the transport: if a run is in progress elsewhere (the
+ * work item, another doorbell), it runs once more when it is done. A
+ * process's post_send doorbell thus sends its WQEs itself when the QP is
+ * idle, without waking a worker, and costs nothing when it is busy.
+ */
+void rmp_qp_kick(struct rmp_qp *qp)
+{
+	set_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+	/* The flag before the lock test; pairs with rmp_qp_run_and_unlock(). */
+	smp_mb__after_atomic();
+	if (mutex_trylock(&qp->run_lock))
+		rmp_qp_run_and_unlock(qp);
+}
+
+/**
+ * rmp_qp_run_now() - run a QP's transport, waiting for a run in progress
+ * @qp: the QP; process context
  */
 void rmp_qp_run_now(struct rmp_qp *qp)
 {
 	mutex_lock(&qp->run_lock);
-	rmp_qp_run_locked(qp);
-	mutex_unlock(&qp->run_lock);
+	rmp_qp_run_and_unlock(qp);
+}
+
+static void rmp_qp_work(struct work_struct *work)
+{
+	rmp_qp_kick(container_of(work, struct rmp_qp, work));
 }
 
 static int rmp_qp_check_init(const struct ib_qp_init_attr *init,
@@ -572,10 +597,11 @@ out:
 	mutex_unlock(&qp->lock);
 	if (err || !(mask & IB_QP_STATE))
 		return err;
-	rmp_qp_schedule(qp);
 	/* The rings are empty when a move to RESET returns. */
 	if (next == IB_QPS_RESET)
-		flush_work(&qp->work);
+		rmp_qp_run_now(qp);
+	else
+		rmp_qp_schedule(qp);
 	return 0;
 }
 

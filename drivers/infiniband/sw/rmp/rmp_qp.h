@@ -49,6 +49,7 @@ struct rmp_wq {
  * @RMP_QP_SQD_NOTIFY: raise IB_EVENT_SQ_DRAINED once it is
  * @RMP_QP_LAST_WQE: raise IB_EVENT_QP_LAST_WQE_REACHED (a QP with an SRQ
  *	went to the error state)
+ * @RMP_QP_RUN_AGAIN: a run of the transport is owed (rmp_qp_kick())
  * @RMP_QP_DYING: destroy_qp is stopping the work item; the timer must not
  *	schedule it
  */
@@ -56,6 +57,7 @@ enum rmp_qp_flag {
 	RMP_QP_SQ_DRAINING,
 	RMP_QP_SQD_NOTIFY,
 	RMP_QP_LAST_WQE,
+	RMP_QP_RUN_AGAIN,
 	RMP_QP_DYING,
 };
 
@@ -67,8 +69,8 @@ enum rmp_qp_flag {
  * @work: the QP's work item on rmp_wq; see "Concurrency" in
  *	Documentation/rmp/design.rst
  * @cpu: the CPU @work runs on
- * @run_lock: held by each run of the transport, from @work or from
- *	rmp_qp_run_now()
+ * @run_lock: held by each run of the transport, from @work, rmp_qp_kick()
+ *	or rmp_qp_run_now()
  * @lock: serialises modify_qp and query_qp, and guards @attr and @av
  * @attr: the attributes last set, as query_qp reports them; @attr.qp_state
  *	is also read without @lock (READ_ONCE) by the posting verbs and the
@@ -137,6 +139,7 @@ static inline enum ib_qp_state rmp_qp_state(const struct rmp_qp *qp)
 struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
+void rmp_qp_kick(struct rmp_qp *qp);
 void rmp_qp_run_now(struct rmp_qp *qp);
 int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type);

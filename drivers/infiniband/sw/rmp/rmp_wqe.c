@@ -279,11 +279,11 @@ int rmp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	}
 	if (qp->user) {
 		/*
-		 * The doorbell takes what the process posted and sends it
-		 * before returning, as Soft-RoCE's does: a UD send, for one,
-		 * has completed by then.
+		 * The doorbell takes what the process posted and sends it,
+		 * unless the QP's transport is running elsewhere: that run
+		 * then goes again (Soft-RoCE's does the same).
 		 */
-		rmp_qp_run_now(qp);
+		rmp_qp_kick(qp);
 		return 0;
 	}
 
