@@ -179,7 +179,9 @@ static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 	if (skb) {
 		/* Linear, its BTH checked by rmp_recv(). */
 		bth = (const void *)(skb->data + sizeof(struct udphdr));
-		preempts = rmp_responder_preempts_read(qp, bth);
+		preempts = rmp_resp_preempts_read(&qp->responder.resp,
+						  rmp_bth_opcode(bth),
+						  rmp_bth_psn(bth));
 	}
 	spin_unlock_bh(&qp->rxq.lock);
 	return preempts;

@@ -200,7 +200,7 @@ static void rmp_responder_send_read(struct rmp_qp *qp)
  * A READ's responses go out in batches, one per run of the work item, so
  * that a large READ neither holds the worker nor floods the path at once;
  * the requests after it wait until all are sent, except a duplicate READ
- * (rmp_responder_preempts_read()).
+ * (rmp_resp_preempts_read()).
  *
  * Return: true if responses are still left.
  */
@@ -209,26 +209,6 @@ bool rmp_responder_resume(struct rmp_qp *qp)
 	if (qp->responder.read_pending)
 		rmp_responder_send_read(qp);
 	return qp->responder.read_pending;
-}
-
-/**
- * rmp_responder_preempts_read() - whether a request cuts a READ stream short
- * @qp: the QP, its responder started
- * @bth: the request's BTH
- *
- * A duplicate READ request means the requester lost responses and asks for
- * them again; it drops every response after the loss, so the stream in
- * progress is not worth finishing. The duplicate is taken at once, and the
- * responses it asks for replace the stream.
- *
- * Return: true if @bth is a duplicate READ request.
- */
-bool rmp_responder_preempts_read(const struct rmp_qp *qp,
-				 const struct rmp_bth *bth)
-{
-	return rmp_bth_opcode(bth) == RMP_OP_RC_READ_REQUEST &&
-	       rmp_psn_before(rmp_bth_psn(bth),
-			      rmp_resp_epsn(&qp->responder.resp));
 }
 
 static void rmp_responder_send_pending_ack(struct rmp_qp *qp)

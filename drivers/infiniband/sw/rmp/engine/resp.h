@@ -361,6 +361,26 @@ static inline u32 rmp_resp_epsn(const struct rmp_resp *resp)
 }
 
 /**
+ * rmp_resp_preempts_read() - whether a request cuts a READ stream short
+ * @resp: responder
+ * @opcode: the request's BTH opcode
+ * @psn: the request's PSN
+ *
+ * While a READ's responses go out, the requests after it wait. A duplicate
+ * READ request does not: the requester lost responses and drops every one
+ * after the loss, so the stream in progress is not worth finishing; the
+ * duplicate is taken at once and its responses replace the stream.
+ *
+ * Return: true if the request is a duplicate READ request.
+ */
+static inline bool rmp_resp_preempts_read(const struct rmp_resp *resp,
+					  u8 opcode, u32 psn)
+{
+	return opcode == RMP_OP_RC_READ_REQUEST &&
+	       rmp_psn_before(psn, resp->win.epsn);
+}
+
+/**
  * rmp_resp_in_from_hdr() - take a request's fields from parsed headers
  * @in: filled in
  * @f: headers from rmp_hdr_parse()

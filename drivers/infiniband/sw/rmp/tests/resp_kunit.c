@@ -809,6 +809,29 @@ static void rmp_resp_flush_ack__waits_for_the_message_end(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, reply.msn, 1U);
 }
 
+/* Only a READ request before the expected PSN cuts a READ stream short. */
+static void rmp_resp_preempts_read__duplicate_reads_only(struct kunit *test)
+{
+	static const struct { u8 opcode; u32 psn; bool preempts; } cases[] = {
+		{ RMP_OP_RC_READ_REQUEST, 0x000001, true },
+		{ RMP_OP_RC_READ_REQUEST, 0xfffffe, true },
+		{ RMP_OP_RC_READ_REQUEST, 0x000002, false },
+		{ RMP_OP_RC_READ_REQUEST, 0x000003, false },
+		{ RMP_OP_RC_SEND_ONLY, 0x000001, false },
+		{ RMP_OP_RC_WRITE_ONLY, 0x000001, false },
+	};
+	struct rmp_resp resp;
+	bool got;
+	u32 i;
+
+	resp_setup(test, &resp, 0x000002, 0, 0, 0, 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		got = rmp_resp_preempts_read(&resp, cases[i].opcode,
+					     cases[i].psn);
+		KUNIT_EXPECT_EQ_MSG(test, got, cases[i].preempts, "case %u", i);
+	}
+}
+
 /* A resource far behind the expected PSN is retired, not matched. */
 static void rmp_resp_packet__retires_ancient_resources(struct kunit *test)
 {
@@ -1377,6 +1400,7 @@ static struct kunit_case rmp_resp_cases[] = {
 	KUNIT_CASE(rmp_resp_executed__misuse),
 	KUNIT_CASE(rmp_resp_flush_ack__acks_the_tail),
 	KUNIT_CASE(rmp_resp_flush_ack__waits_for_the_message_end),
+	KUNIT_CASE(rmp_resp_preempts_read__duplicate_reads_only),
 	KUNIT_CASE(rmp_resp_packet__retires_ancient_resources),
 	KUNIT_CASE_PARAM(rmp_resp_packet__random_lossy_link, rnd_gen_params),
 	{}
