@@ -26,9 +26,9 @@ static int __init rmp_init(void)
 	/* The kernel's CRC-32 is faster than the engine's portable one. */
 	rmp_icrc_set_crc32(crc32_le);
 	/*
-	 * Storage protocols run over RDMA: the QPs may serve reclaim. Each QP
-	 * runs on a CPU of its own (rmp_qp_schedule()); its runs are short but
-	 * back to back under load, so they do not hold up other work there.
+	 * Storage protocols run over RDMA: the QPs may serve reclaim. Each QP's
+	 * work item stays on one CPU (rmp_qp_schedule()); its runs are short
+	 * but back to back under load, so they do not hold up other work there.
 	 */
 	rmp_wq = alloc_workqueue("rmp", WQ_MEM_RECLAIM | WQ_CPU_INTENSIVE, 0);
 	if (!rmp_wq)
