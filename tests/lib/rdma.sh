@@ -64,6 +64,29 @@ rmp_on() {
 		wait_for 10 gid_index "$2" "$3"
 }
 
+# dev_counter DEV NAME: one of DEV's port counters (devices of every
+# namespace are visible from the initial one).
+dev_counter() {
+	rdma statistic show link "$1/1" | tr ' ' '\n' |
+		awk -v n="$2" 'f { print; exit } $0 == n { f = 1 }'
+}
+
+# counter_above DEV NAME N: DEV's counter NAME has passed N.
+counter_above() {
+	[ "$(dev_counter "$1" "$2")" -gt "$3" ]
+}
+
+# counter_rises DEV NAME CMD...: CMD succeeds and then DEV's counter NAME
+# goes up within 5 s.
+counter_rises() {
+	local dev=$1 name=$2 before
+	shift 2
+	before=$(dev_counter "$dev" "$name")
+	"$@" || return 1
+	wait_for 5 counter_above "$dev" "$name" "$before" ||
+		{ echo "$name stayed at $before"; return 1; }
+}
+
 # port_active DEV: DEV's port 1 is ACTIVE.
 port_active() {
 	rdma link show "$1/1" | grep -q 'state ACTIVE'

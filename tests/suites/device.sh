@@ -6,6 +6,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/tap.sh"
 . "$here/../lib/hosts.sh"
+. "$here/../lib/rdma.sh"
 cycles=${1:-100}
 
 devinfo() { ip netns exec "$1" ibv_devinfo -v -d "$2" 2>&1; }
@@ -55,16 +56,6 @@ check "UDP 4791 not bound in init_net" bash -c "! ss -Hlun | grep -q ':4791 '"
 check "rdma_rxe loads beside rmp devices" modprobe rdma_rxe
 
 # Bad packets are dropped, each under the counter that names the reason.
-counter() { rdma statistic show link "$1/1" | grep -oE "$2 [0-9]+" | cut -d" " -f2; }
-# counter_rises DEV COUNTER CMD...: CMD makes DEV's COUNTER go up.
-counter_rises() {
-	local dev=$1 name=$2 before
-	shift 2
-	before=$(counter "$dev" "$name")
-	"$@" || return 1
-	wait_for 5 bash -c "[ \$(rdma statistic show link $dev/1 | grep -oE '$name [0-9]+' | cut -d' ' -f2) -gt $before ]" ||
-		{ echo "$name stayed at $before"; return 1; }
-}
 inject() { ip netns exec h1 "$here/../tools/roce-inject.py" 10.0.0.1 10.0.0.2 "$@"; }
 check "packet for a QP that does not exist: rx_drop_no_qp" \
 	counter_rises rmp2 rx_drop_no_qp inject --qpn 0x1234
@@ -75,8 +66,7 @@ check "reserved opcode: rx_drop_malformed" \
 	counter_rises rmp2 rx_drop_malformed inject --opcode 0x1f
 check "pad larger than the payload: rx_drop_malformed" \
 	counter_rises rmp2 rx_drop_malformed inject --payload 0 --pad 3
-check "every datagram counted in rx_packets" \
-	bash -c "[ \$(rdma statistic show link rmp2/1 | grep -oE 'rx_packets [0-9]+' | cut -d' ' -f2) -ge 5 ]"
+check "every datagram counted in rx_packets" counter_above rmp2 rx_packets 4
 
 # Bad input: each refused with a clear error, nothing left behind.
 ndevs() { rdma link show | grep -c .; }

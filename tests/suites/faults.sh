@@ -33,16 +33,9 @@ netem() {
 	done
 }
 
-# counter DEV NAME: a device counter of rmp1 (h1) or rmp2 (h2).
-counter() {
-	local ns=h${1#rmp}
-	rdma_in "$ns" statistic show link "$1/1" |
-		tr ' ' '\n' | awk -v n="$2" 'f { print; exit } $0 == n { f = 1 }'
-}
-
 # sum NAME: a counter summed over both devices.
 sum() {
-	echo $(($(counter rmp1 "$1") + $(counter rmp2 "$1")))
+	echo $(($(dev_counter rmp1 "$1") + $(dev_counter rmp2 "$1")))
 }
 
 # pingpong: 64 KiB RC round trips, each buffer checked on arrival. The

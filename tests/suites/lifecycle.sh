@@ -20,17 +20,6 @@ work=/tmp/lifecycle
 mkdir -p "$work"
 port=22000
 
-# counter DEV NAME: a device counter.
-counter() {
-	rdma -j statistic show link "$1/1" |
-		python3 -c "import json, sys; print(json.load(sys.stdin)[0]['$2'])"
-}
-
-# counter_above DEV NAME N: the counter has passed N.
-counter_above() {
-	[ "$(counter "$1" "$2")" -gt "$3" ]
-}
-
 # user_objects DEV: the QPs, CQs, MRs and PDs of DEV that belong to a
 # process (kernel ones, such as QP1's, show their owner in brackets).
 user_objects() {
@@ -98,7 +87,7 @@ traffic() {
 		-s 65536 >"$OUT.server" 2>&1 &
 	SPID=$!
 	wait_for 20 tcp_listening h1 "$port" || return 1
-	sent=$(counter rmp2 tx_packets)
+	sent=$(dev_counter rmp2 tx_packets)
 	ip netns exec h2 "$tool" -d rmp2 -x "$g2" -p "$port" -F -D "$secs" \
 		-s 65536 10.0.0.1 >"$OUT.client" 2>&1 &
 	CPID=$!
