@@ -81,8 +81,8 @@ enum rmp_qp_flag {
  * @srq: the SRQ the QP receives from, or NULL
  * @sig_all: every send WR completes (IB_SIGNAL_ALL_WR)
  * @user: the rings are mapped by a process
- * @flags: &enum rmp_qp_flag bits, set by the verbs and cleared by the work
- *	item
+ * @flags: &enum rmp_qp_flag bits, set by the verbs and rmp_qp_kick(),
+ *	cleared by the runs of the transport
  * @rxq: packets received for the QP, queued by the receive path
  * @timer: wakes the work item at the requester's deadline
  * @timer_at: the deadline @timer is set for (ns), 0 if none
