@@ -236,19 +236,19 @@ static void rmp_qp_run_locked(struct rmp_qp *qp)
 }
 
 /*
- * Run with run_lock held, then release it; run again, as long as the lock
- * can be had, for every rmp_qp_kick() that found it taken meanwhile.
+ * Run with run_lock held, then release it. A rmp_qp_kick() that found the
+ * lock taken meanwhile gets its run from the work item, not from this
+ * caller: a process's doorbell must return even while packets keep coming.
  */
 static void rmp_qp_run_and_unlock(struct rmp_qp *qp)
 {
-	do {
-		clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
-		rmp_qp_run_locked(qp);
-		mutex_unlock(&qp->run_lock);
-		/* Pairs with the barrier in rmp_qp_kick(). */
-		smp_mb();
-	} while (test_bit(RMP_QP_RUN_AGAIN, &qp->flags) &&
-		 mutex_trylock(&qp->run_lock));
+	clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+	rmp_qp_run_locked(qp);
+	mutex_unlock(&qp->run_lock);
+	/* Pairs with the barrier in rmp_qp_kick(). */
+	smp_mb();
+	if (test_bit(RMP_QP_RUN_AGAIN, &qp->flags))
+		rmp_qp_schedule(qp);
 }
 
 /**
@@ -256,7 +256,7 @@ static void rmp_qp_run_and_unlock(struct rmp_qp *qp)
  * @qp: the QP; process context
  *
  * Never waits for the transport: if a run is in progress elsewhere (the
- * work item, another doorbell), it runs once more when it is done. A
+ * work item, another doorbell), the work item runs once more after it. A
  * process's post_send doorbell thus sends its WQEs itself when the QP is
  * idle, without waking a worker, and costs nothing when it is busy.
  */
