@@ -14,10 +14,12 @@
  * and only then frees the rings, because ib_core frees the QP itself as soon
  * as destroy_qp returns.
  *
- * Everything a QP does beyond the verbs runs in its work item; see
+ * Everything a QP does beyond the verbs happens in runs of its transport:
+ * from its work item, a doorbell or the receive path, one at a time; see
  * "Concurrency" in Documentation/rmp/design.rst.
  */
 #include <linux/rcupdate.h>
+#include <linux/wait_bit.h>
 #include <linux/xarray.h>
 #include <rdma/ib_cache.h>
 #include <rdma/restrack.h>
@@ -96,7 +98,7 @@ void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
-/* Enter a state; the caller holds qp->lock and schedules the work. */
+/* Enter a state; the caller holds qp->state_lock and schedules the work. */
 static void rmp_qp_enter(struct rmp_qp *qp, enum ib_qp_state state)
 {
 	if (state == IB_QPS_ERR && qp->srq && rmp_qp_state(qp) != IB_QPS_ERR)
@@ -110,15 +112,15 @@ static void rmp_qp_enter(struct rmp_qp *qp, enum ib_qp_state state)
 
 /**
  * rmp_qp_set_error() - move a QP to the error state
- * @qp: the QP; for the transport, from process context
+ * @qp: the QP; any context (the transport's runs included)
  *
  * The work item then flushes the QP's WQEs.
  */
 void rmp_qp_set_error(struct rmp_qp *qp)
 {
-	mutex_lock(&qp->lock);
+	spin_lock_bh(&qp->state_lock);
 	rmp_qp_enter(qp, IB_QPS_ERR);
-	mutex_unlock(&qp->lock);
+	spin_unlock_bh(&qp->state_lock);
 	rmp_qp_schedule(qp);
 }
 
@@ -141,8 +143,8 @@ static void rmp_qp_stop(struct rmp_qp *qp)
 	rmp_wqe_discard(qp);
 }
 
-/* RTR, RTS, SQD, SQE: run the transport. */
-static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state)
+/* RTR, RTS, SQD, SQE: run the transport; see rmp_qp_run_locked(). */
+static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state, bool atomic)
 {
 	bool more;
 
@@ -152,9 +154,9 @@ static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state)
 	    !qp->requester.on && rmp_requester_start(qp))
 		goto fail;
 
-	more = rmp_recv_process(qp);
+	more = rmp_recv_process(qp, atomic);
 	if (qp->requester.on)
-		more |= rmp_requester_run(qp, state == IB_QPS_RTS);
+		more |= rmp_requester_run(qp, state == IB_QPS_RTS, !atomic);
 	if (state == IB_QPS_SQD)
 		rmp_qp_check_drained(qp);
 	if (state == IB_QPS_SQE) {
@@ -207,15 +209,38 @@ static enum hrtimer_restart rmp_qp_timer_fn(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/* A run in atomic context can do @state's work: no start, no flush. */
+static bool rmp_qp_started(const struct rmp_qp *qp, enum ib_qp_state state)
+{
+	switch (state) {
+	case IB_QPS_RTR:
+		return qp->responder.on;
+	case IB_QPS_RTS:
+	case IB_QPS_SQD:
+		return qp->responder.on && qp->requester.on;
+	default:
+		return false;
+	}
+}
+
 /*
- * One run of the QP's transport, under run_lock: the only place the
- * transport state of the QP is touched.
+ * One run of the QP's transport, holding &rmp_qp.run: the only place
+ * the transport state of the QP is touched. A run in atomic context
+ * (@atomic, the receive path) only takes in packets, answers requests and
+ * completes; it leaves to the work item what allocates (starting the
+ * transport), what may be long (READ response streams, flushes, the
+ * states other than RTR, RTS and SQD) and the QP's transmission of
+ * requests, which thus leaves from few CPUs and in order.
  */
-static void rmp_qp_run_locked(struct rmp_qp *qp)
+static void rmp_qp_run_locked(struct rmp_qp *qp, bool atomic)
 {
 	enum ib_qp_state state = rmp_qp_state(qp);
 	bool more = false;
 
+	if (atomic && !rmp_qp_started(qp, state)) {
+		rmp_qp_schedule(qp);
+		return;
+	}
 	switch (state) {
 	case IB_QPS_RESET:
 		rmp_qp_stop(qp);
@@ -227,7 +252,7 @@ static void rmp_qp_run_locked(struct rmp_qp *qp)
 		more = rmp_qp_flush(qp);
 		break;
 	default:
-		more = rmp_qp_run(qp, state);
+		more = rmp_qp_run(qp, state, atomic);
 		break;
 	}
 	rmp_qp_arm_timer(qp);
@@ -235,38 +260,99 @@ static void rmp_qp_run_locked(struct rmp_qp *qp)
 		rmp_qp_schedule(qp);
 }
 
-/*
- * Run with run_lock held, then release it. A rmp_qp_kick() that found the
- * lock taken meanwhile gets its run from the work item, not from this
- * caller: a process's doorbell must return even while packets keep coming.
- */
-static void rmp_qp_run_and_unlock(struct rmp_qp *qp)
+/* Take the transport for a run. Return: %RMP_RUN_IDLE, or who holds it. */
+static int rmp_qp_trylock_run(struct rmp_qp *qp, bool atomic)
 {
-	clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
-	rmp_qp_run_locked(qp);
-	mutex_unlock(&qp->run_lock);
-	/* Pairs with the barrier in rmp_qp_kick(). */
+	return atomic_cmpxchg_acquire(&qp->run, RMP_RUN_IDLE,
+				      atomic ? RMP_RUN_ATOMIC : RMP_RUN_TASK);
+}
+
+/* Process context: wait for a run in progress. */
+static void rmp_qp_lock_run(struct rmp_qp *qp)
+{
+	wait_var_event(&qp->run,
+		       rmp_qp_trylock_run(qp, false) == RMP_RUN_IDLE);
+}
+
+/* Release the transport. Return: whether a run was owed meanwhile. */
+static bool rmp_qp_release_run(struct rmp_qp *qp)
+{
+	atomic_set_release(&qp->run, RMP_RUN_IDLE);
+	/* For wake_up_var(); pairs with the barrier in rmp_qp_try_run(). */
 	smp_mb();
-	if (test_bit(RMP_QP_RUN_AGAIN, &qp->flags))
+	wake_up_var(&qp->run);
+	return test_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+}
+
+/* Release the transport; a run owed meanwhile goes to the work item. */
+static void rmp_qp_unlock_run(struct rmp_qp *qp)
+{
+	if (rmp_qp_release_run(qp))
 		rmp_qp_schedule(qp);
+}
+
+/*
+ * Run unless a run is in progress, which then goes again; in process
+ * context, a run in atomic context in progress (short, never waiting) is
+ * waited for instead, so that a doorbell sends its WQEs itself. A run owed
+ * while this one held the transport (typically: a loopback or veth peer
+ * answered inside it) is done here once more, at most: a process's
+ * doorbell must return, and softirq must let go, even while packets keep
+ * coming; after that the work item takes over.
+ */
+static void rmp_qp_try_run(struct rmp_qp *qp, bool atomic)
+{
+	int passes = 2;
+	int holder;
+
+	set_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+	/* The flag before the lock test; pairs with rmp_qp_release_run(). */
+	smp_mb__after_atomic();
+	for (;;) {
+		holder = rmp_qp_trylock_run(qp, atomic);
+		if (holder != RMP_RUN_IDLE) {
+			if (atomic || holder != RMP_RUN_ATOMIC)
+				return;
+			cpu_relax();
+			continue;
+		}
+		clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+		rmp_qp_run_locked(qp, atomic);
+		if (!rmp_qp_release_run(qp))
+			return;
+		if (!--passes) {
+			rmp_qp_schedule(qp);
+			return;
+		}
+	}
 }
 
 /**
  * rmp_qp_kick() - run a QP's transport now, or have the running one go again
  * @qp: the QP; process context
  *
- * Never waits for the transport: if a run is in progress elsewhere (the
- * work item, another doorbell), the work item runs once more after it. A
+ * Never sleeps for the transport: if a run in process context is in
+ * progress elsewhere (the work item, another doorbell), that run goes once
+ * more after it; a run in the receive path is short and spun on. A
  * process's post_send doorbell thus sends its WQEs itself when the QP is
- * idle, without waking a worker, and costs nothing when it is busy.
+ * idle or only taking in packets, without waking a worker, and costs
+ * nothing when it is busy.
  */
 void rmp_qp_kick(struct rmp_qp *qp)
 {
-	set_bit(RMP_QP_RUN_AGAIN, &qp->flags);
-	/* The flag before the lock test; pairs with rmp_qp_run_and_unlock(). */
-	smp_mb__after_atomic();
-	if (mutex_trylock(&qp->run_lock))
-		rmp_qp_run_and_unlock(qp);
+	rmp_qp_try_run(qp, false);
+}
+
+/**
+ * rmp_qp_kick_atomic() - rmp_qp_kick() for a caller that cannot sleep
+ * @qp: the QP; softirq, or bottom halves disabled
+ *
+ * The receive path takes its packets in at once when the QP is idle and
+ * its transport started; otherwise the work item does.
+ */
+void rmp_qp_kick_atomic(struct rmp_qp *qp)
+{
+	rmp_qp_try_run(qp, true);
 }
 
 /**
@@ -275,8 +361,10 @@ void rmp_qp_kick(struct rmp_qp *qp)
  */
 void rmp_qp_run_now(struct rmp_qp *qp)
 {
-	mutex_lock(&qp->run_lock);
-	rmp_qp_run_and_unlock(qp);
+	rmp_qp_lock_run(qp);
+	clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+	rmp_qp_run_locked(qp, false);
+	rmp_qp_unlock_run(qp);
 }
 
 static void rmp_qp_work(struct work_struct *work)
@@ -417,9 +505,9 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 
 	refcount_set(&qp->ref, 1);
+	atomic_set(&qp->run, RMP_RUN_IDLE);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, rmp_qp_work);
-	mutex_init(&qp->run_lock);
 	/*
 	 * One CPU per QP, the QPs of a device spread over them: a QP's packets
 	 * leave from one CPU, so a netdev that queues per CPU (veth, loopback)
@@ -431,6 +519,7 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	hrtimer_init(&qp->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	qp->timer.function = rmp_qp_timer_fn;
 	mutex_init(&qp->lock);
+	spin_lock_init(&qp->state_lock);
 	spin_lock_init(&qp->sq.lock);
 	spin_lock_init(&qp->rq.lock);
 	qp->srq = init->srq ? to_rmp_srq(init->srq) : NULL;
@@ -559,7 +648,7 @@ int rmp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
 {
 	struct rmp_qp *qp = to_rmp_qp(ibqp);
-	enum ib_qp_state cur, next;
+	enum ib_qp_state cur, next, now;
 	struct rmp_av av;
 	int err;
 
@@ -569,7 +658,7 @@ int rmp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		return -EINVAL;
 
 	mutex_lock(&qp->lock);
-	cur = qp->attr.qp_state;
+	cur = rmp_qp_state(qp);
 	next = mask & IB_QP_STATE ? attr->qp_state : cur;
 	err = -EINVAL;
 	if (mask & IB_QP_CUR_STATE && attr->cur_qp_state != cur)
@@ -580,6 +669,18 @@ int rmp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	if (err)
 		goto out;
 
+	spin_lock_bh(&qp->state_lock);
+	/* The transport may have moved the QP to ERR meanwhile. */
+	now = qp->attr.qp_state;
+	if (now != cur) {
+		if (!(mask & IB_QP_STATE))
+			next = now;
+		if (!ib_modify_qp_is_ok(now, next, ibqp->qp_type, mask)) {
+			spin_unlock_bh(&qp->state_lock);
+			err = -EINVAL;
+			goto out;
+		}
+	}
 	if (next == IB_QPS_RESET)
 		rmp_qp_reset_attr(qp);
 	else
@@ -593,6 +694,7 @@ int rmp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		}
 		rmp_qp_enter(qp, next);
 	}
+	spin_unlock_bh(&qp->state_lock);
 out:
 	mutex_unlock(&qp->lock);
 	if (err || !(mask & IB_QP_STATE))
@@ -612,7 +714,8 @@ out:
  *
  * Adds the transport's state: the CPU the QP runs on, packets queued to it,
  * the send ring's indices, the requester's PSNs and WQE counts, and the
- * responder's expected PSN. Taken under the QP's run_lock, so consistent.
+ * responder's expected PSN. Taken between the transport's runs, so
+ * consistent.
  *
  * Return: 0, or -EMSGSIZE when @msg is full.
  */
@@ -628,7 +731,7 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
-	mutex_lock(&qp->run_lock);
+	rmp_qp_lock_run(qp);
 	err = rdma_nl_put_driver_u32(msg, "cpu", qp->cpu) ?:
 	      rdma_nl_put_driver_u32(msg, "rxq", skb_queue_len(&qp->rxq));
 	if (!err && sq->buf) {
@@ -650,7 +753,7 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	if (!err && qp->responder.on && rmp_qp_connected(qp))
 		err = rdma_nl_put_driver_u32_hex(msg, "epsn",
 						 rmp_resp_epsn(&qp->responder.resp));
-	mutex_unlock(&qp->run_lock);
+	rmp_qp_unlock_run(qp);
 	if (err) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;

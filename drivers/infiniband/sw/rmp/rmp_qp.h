@@ -62,6 +62,19 @@ enum rmp_qp_flag {
 };
 
 /**
+ * enum rmp_qp_runner - who holds &rmp_qp.run
+ * @RMP_RUN_IDLE: nobody; the transport is not running
+ * @RMP_RUN_TASK: a run in process context (work item, doorbell, RESET)
+ * @RMP_RUN_ATOMIC: a run in atomic context (the receive path): short and
+ *	never waiting, so a process-context kick waits for it
+ */
+enum rmp_qp_runner {
+	RMP_RUN_IDLE,
+	RMP_RUN_TASK,
+	RMP_RUN_ATOMIC,
+};
+
+/**
  * struct rmp_qp - queue pair
  * @ibqp: ib_core object (first, as ib_core allocates it)
  * @ref: references: one for the QP table, one per rmp_qp_get()
@@ -69,18 +82,21 @@ enum rmp_qp_flag {
  * @work: the QP's work item on rmp_wq; see "Concurrency" in
  *	Documentation/rmp/design.rst
  * @cpu: the CPU @work runs on
- * @run_lock: held by each run of the transport, from @work, rmp_qp_kick()
- *	or rmp_qp_run_now()
  * @lock: serialises modify_qp and query_qp, and guards @attr and @av
+ * @state_lock: guards changes of @attr.qp_state, by modify_qp and by the
+ *	transport's move to ERR (which may happen in softirq)
  * @attr: the attributes last set, as query_qp reports them; @attr.qp_state
- *	is also read without @lock (READ_ONCE) by the posting verbs and the
- *	work item
+ *	is also read without a lock (READ_ONCE) by the posting verbs and the
+ *	transport
  * @av: the primary path of an RC QP
  * @sq: send queue
  * @rq: receive queue, unused (no ring) when @srq is set
  * @srq: the SRQ the QP receives from, or NULL
  * @sig_all: every send WR completes (IB_SIGNAL_ALL_WR)
  * @user: the rings are mapped by a process
+ * @run: who runs the transport (&enum rmp_qp_runner): the lock that
+ *	makes its runs exclusive, taken with a compare-and-swap so that
+ *	softirq can try it
  * @flags: &enum rmp_qp_flag bits, set by the verbs and rmp_qp_kick(),
  *	cleared by the runs of the transport
  * @rxq: packets received for the QP, queued by the receive path
@@ -92,7 +108,7 @@ enum rmp_qp_flag {
  * @responder: responder state
  *
  * Everything from @timer_at on belongs to the runs of the transport
- * (under @run_lock).
+ * (under @run).
  */
 struct rmp_qp {
 	struct ib_qp ibqp;
@@ -100,8 +116,8 @@ struct rmp_qp {
 	struct completion released;
 	struct work_struct work;
 	int cpu;
-	struct mutex run_lock; /* the transport: one run at a time */
 	struct mutex lock; /* modify, query, @attr, @av */
+	spinlock_t state_lock; /* changes of @attr.qp_state */
 	struct ib_qp_attr attr;
 	struct rmp_av av;
 	struct rmp_wq sq;
@@ -109,6 +125,7 @@ struct rmp_qp {
 	struct rmp_srq *srq;
 	bool sig_all;
 	bool user;
+	atomic_t run;
 	unsigned long flags;
 	struct sk_buff_head rxq;
 	struct hrtimer timer;
@@ -140,6 +157,7 @@ struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);
+void rmp_qp_kick_atomic(struct rmp_qp *qp);
 void rmp_qp_run_now(struct rmp_qp *qp);
 int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type);

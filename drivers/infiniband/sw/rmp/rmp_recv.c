@@ -12,11 +12,12 @@
  * before passing them.
  *
  * A packet that passes is queued to its destination QP (found by number,
- * with a reference) and the QP's work item is scheduled; a QP whose queue
- * is full drops it. The work item, rmp_recv_process(), checks what depends
- * on the QP (transport type, state, for RC and UC the peer's address, for
- * UD the Q_Key)
- * and hands requests to the responder and responses to the requester.
+ * with a reference); a QP whose queue is full drops it. Then the QP's
+ * transport runs right there if it is idle (rmp_qp_kick_atomic()), or its
+ * work item is owed a run. rmp_recv_process(), in that run, checks what
+ * depends on the QP (transport type, state, for RC and UC the peer's
+ * address, for UD the Q_Key) and hands requests to the responder and
+ * responses to the requester.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -35,7 +36,7 @@
 
 /* Packets queued to one QP, at most. */
 #define RMP_RECV_QUEUE_MAX 4096
-/* Packets one run of a QP's work item takes from its queue, at most. */
+/* Packets one run of a QP's transport takes from its queue, at most. */
 #define RMP_RECV_BUDGET 128
 
 /**
@@ -95,7 +96,7 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	/* The route may be one held only for this softirq. */
 	skb_dst_drop(skb);
 	skb_queue_tail(&qp->rxq, skb);
-	rmp_qp_schedule(qp);
+	rmp_qp_kick_atomic(qp);
 	rmp_qp_put(qp);
 	return;
 
@@ -167,6 +168,12 @@ drop:
 	rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_QP);
 }
 
+/* The BTH of a queued packet: linear, its BTH checked by rmp_recv(). */
+static const struct rmp_bth *rmp_recv_bth(const struct sk_buff *skb)
+{
+	return (const void *)(skb->data + sizeof(struct udphdr));
+}
+
 /* The next packet queued to the QP cuts its READ stream short. */
 static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 {
@@ -177,8 +184,7 @@ static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 	spin_lock_bh(&qp->rxq.lock);
 	skb = skb_peek(&qp->rxq);
 	if (skb) {
-		/* Linear, its BTH checked by rmp_recv(). */
-		bth = (const void *)(skb->data + sizeof(struct udphdr));
+		bth = rmp_recv_bth(skb);
 		preempts = rmp_resp_preempts_read(&qp->responder.resp,
 						  rmp_bth_opcode(bth),
 						  rmp_bth_psn(bth));
@@ -189,18 +195,27 @@ static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 
 /**
  * rmp_recv_process() - take in the packets queued to a QP
- * @qp: the QP, its responder started; under its run_lock
+ * @qp: the QP, its responder started; in a run of its transport
+ * @atomic: the run is in atomic context: READ requests, whose responses
+ *	are a stream of packets, are left to the work item
  *
  * Return: true if packets are left for another run.
  */
-bool rmp_recv_process(struct rmp_qp *qp)
+bool rmp_recv_process(struct rmp_qp *qp, bool atomic)
 {
 	u32 budget = RMP_RECV_BUDGET;
 	struct sk_buff *skb;
 
+	if (atomic && qp->responder.read_pending)
+		return true;
 	if (rmp_responder_resume(qp) && !rmp_recv_read_preempted(qp))
 		return true;
 	while (budget-- && (skb = skb_dequeue(&qp->rxq))) {
+		if (atomic && rmp_bth_opcode(rmp_recv_bth(skb)) ==
+			      RMP_OP_RC_READ_REQUEST) {
+			skb_queue_head(&qp->rxq, skb);
+			break;
+		}
 		rmp_recv_one(qp, skb);
 		consume_skb(skb);
 		/* A failed request moved the QP to the error state. */

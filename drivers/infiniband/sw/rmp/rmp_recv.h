@@ -11,7 +11,7 @@ struct rmp_dev;
 struct rmp_qp;
 
 void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb);
-bool rmp_recv_process(struct rmp_qp *qp);
+bool rmp_recv_process(struct rmp_qp *qp, bool atomic);
 void rmp_recv_purge(struct rmp_qp *qp);
 
 #endif /* RMP_RECV_H */

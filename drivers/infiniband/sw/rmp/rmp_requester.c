@@ -6,8 +6,9 @@
  * completions. Every decision (PSNs, what to send next, retransmission,
  * what a response acknowledges, when a WQE is finished) is the engine's
  * (engine/req.c); this file moves the data and talks to the rest of the
- * kernel. It runs in the QP's work item only (see "Concurrency" in
- * Documentation/rmp/design.rst), so it takes no lock of its own.
+ * kernel. Only the runs of the QP's transport execute it (see
+ * "Concurrency" in Documentation/rmp/design.rst), so it takes no lock of
+ * its own.
  *
  * A send WQE is taken from the ring straight into the slot the engine will
  * give it, and keeps its ring slot until it completes, in order. Payload is
@@ -30,7 +31,7 @@
 #include "rmp_qp.h"
 #include "rmp_requester.h"
 
-/* WQEs taken and packets sent by one run of the work item, at most. */
+/* WQEs taken and packets sent by one run of the transport, at most. */
 #define RMP_REQUESTER_BUDGET 64
 /*
  * PSNs outstanding per QP, at most: several bandwidth-delay products of a
@@ -472,14 +473,18 @@ static void rmp_requester_count(struct rmp_qp *qp)
  * rmp_requester_run() - one round of the requester
  * @qp: the QP, its requester started
  * @take: take new WQEs from the send queue (not in SQD)
+ * @send: take and transmit; false in a run in atomic context, which only
+ *	acts on an expired timer and completes: the QP's transmissions stay
+ *	with the work item and the doorbell
  *
  * Acts on an expired timer, takes WQEs, transmits what the engine allows,
  * completes what is finished, and moves the QP to the error state when a
  * WQE failed.
  *
- * Return: true if the budget ran out with work left.
+ * Return: true if work is left for another run (without @send: if a WQE
+ * taken has packets to transmit).
  */
-bool rmp_requester_run(struct rmp_qp *qp, bool take)
+bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 {
 	struct rmp_requester *rq = &qp->requester;
 	u64 now = ktime_get_ns();
@@ -488,9 +493,14 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take)
 
 	if (deadline && now >= deadline)
 		rmp_req_timer(&rq->req, now);
-	if (take)
-		more = rmp_requester_take(qp);
-	more |= rmp_requester_xmit(qp, now);
+	if (send) {
+		if (take)
+			more = rmp_requester_take(qp);
+		more |= rmp_requester_xmit(qp, now);
+	} else {
+		/* WQEs not yet taken come with a kick of their own. */
+		more = rmp_req_unsent(&rq->req);
+	}
 	/* A process that polls the failed WQE must find the QP in ERR. */
 	failed = rq->req.state == RMP_REQ_ERROR;
 	if (failed)

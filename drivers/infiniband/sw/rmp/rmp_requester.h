@@ -23,7 +23,7 @@ struct rmp_send_slot {
 };
 
 /**
- * struct rmp_requester - a QP's requester state; its work item's only
+ * struct rmp_requester - a QP's requester state; its transport runs' only
  * @req: the engine's requester
  * @ring: the engine's per-WQE metadata, @nslots entries
  * @slots: the WQEs, indexed like @ring
@@ -47,7 +47,7 @@ struct rmp_requester {
 int rmp_requester_alloc(struct rmp_qp *qp);
 void rmp_requester_free(struct rmp_qp *qp);
 int rmp_requester_start(struct rmp_qp *qp);
-bool rmp_requester_run(struct rmp_qp *qp, bool take);
+bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send);
 void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			    const void *payload);
 void rmp_requester_flush(struct rmp_qp *qp);

@@ -7,8 +7,8 @@
  * opcode order, lengths, permissions) and says what to answer; this file
  * does the execution the engine asks for: it takes the receive WQE of a
  * SEND, checks R_Keys, places data, runs atomics, reads READ data, writes
- * receive completions and sends the replies. It runs in the QP's work item
- * only.
+ * receive completions and sends the replies. Only the runs of the QP's
+ * transport execute it.
  *
  * Nothing from the network is written anywhere but through an lkey of a
  * receive WQE or an R_Key the requester named, each checked for the exact
@@ -45,7 +45,7 @@
 #include "rmp_responder.h"
 #include "engine/req.h"
 
-/* READ response packets sent per run of the work item, at most. */
+/* READ response packets sent per run of the transport, at most. */
 #define RMP_RESPONDER_READ_BUDGET 64
 
 static struct rmp_dev *rmp_qp_dev(const struct rmp_qp *qp)
@@ -197,8 +197,8 @@ static void rmp_responder_send_read(struct rmp_qp *qp)
  * rmp_responder_resume() - go on sending a READ's responses
  * @qp: the QP, its responder started
  *
- * A READ's responses go out in batches, one per run of the work item, so
- * that a large READ neither holds the worker nor floods the path at once;
+ * A READ's responses go out in batches, one per run of the transport, so
+ * that a large READ neither holds the CPU nor floods the path at once;
  * the requests after it wait until all are sent, except a duplicate READ
  * (rmp_resp_preempts_read()).
  *

@@ -14,7 +14,7 @@ struct rmp_qp;
 struct sk_buff;
 
 /**
- * struct rmp_responder - a QP's responder state; its work item's only
+ * struct rmp_responder - a QP's responder state; its transport runs' only
  * @resp: the engine's RC responder
  * @res: READ/atomic resources for @resp, max_dest_rd_atomic of them
  * @wqe: the receive WQE of the SEND (or WRITE with immediate) in progress

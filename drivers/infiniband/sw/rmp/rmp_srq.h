@@ -14,8 +14,8 @@
  * struct rmp_srq - shared receive queue
  * @ibsrq: ib_core object (first, as ib_core allocates it)
  * @queue: ring of &struct rxe_recv_wqe plus @max_sge scatter entries
- * @lock: serialises the consumers (the work items of the QPs sharing the
- *	SRQ), a kernel poster, resize and the limit
+ * @lock: serialises the consumers (the runs of the QPs sharing the SRQ),
+ *	a kernel poster, resize and the limit
  * @srq_num: number in &rmp_dev.srqs
  * @max_sge: scatter entries a WQE may have
  * @limit: armed limit, 0 when disarmed

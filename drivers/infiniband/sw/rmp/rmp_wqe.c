@@ -367,19 +367,6 @@ int rmp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return err;
 }
 
-/**
- * rmp_wqe_take_send() - take the next send WQE into kernel memory
- * @qp: the QP; under its run_lock only
- * @wqe: the copy
- *
- * The WQE's slot stays in use until rmp_wqe_retire_send(). On -EINVAL the
- * WQE is taken all the same and @wqe->wr holds its wr_id, opcode and flags,
- * for the completion with an error.
- *
- * Return: 0, -ENOENT if there is no WQE to take, -EINVAL if the WQE is
- * invalid (see "work queue entries" in rmp_wqe.c), or names an AH that is
- * not one of the QP's protection domain.
- */
 int rmp_wqe_take_send(struct rmp_qp *qp, struct rmp_send_wqe *wqe)
 {
 	struct rmp_wq *sq = &qp->sq;
@@ -427,7 +414,7 @@ int rmp_wqe_take_send(struct rmp_qp *qp, struct rmp_send_wqe *wqe)
 
 /**
  * rmp_wqe_retire_send() - free the oldest taken send WQE's slot
- * @qp: the QP; under its run_lock only, once the WQE is complete
+ * @qp: the QP; in a run of its transport only, once the WQE is complete
  */
 void rmp_wqe_retire_send(struct rmp_qp *qp)
 {
@@ -474,12 +461,13 @@ static void rmp_srq_limit_event(struct rmp_srq *srq)
 
 static int rmp_wqe_take_srq(struct rmp_srq *srq, struct rmp_recv_wqe *wqe)
 {
+	unsigned long flags;
 	bool limit = false;
 	int err;
 
-	spin_lock_irq(&srq->lock);
+	spin_lock_irqsave(&srq->lock, flags);
 	if (rmp_queue_empty(&srq->queue)) {
-		spin_unlock_irq(&srq->lock);
+		spin_unlock_irqrestore(&srq->lock, flags);
 		return -ENOENT;
 	}
 	err = rmp_wqe_copy_recv(rmp_queue_consumer_slot(&srq->queue),
@@ -489,7 +477,7 @@ static int rmp_wqe_take_srq(struct rmp_srq *srq, struct rmp_recv_wqe *wqe)
 		srq->limit = 0;
 		limit = true;
 	}
-	spin_unlock_irq(&srq->lock);
+	spin_unlock_irqrestore(&srq->lock, flags);
 
 	if (limit)
 		rmp_srq_limit_event(srq);
@@ -498,7 +486,7 @@ static int rmp_wqe_take_srq(struct rmp_srq *srq, struct rmp_recv_wqe *wqe)
 
 /**
  * rmp_wqe_take_recv() - take the next receive WQE into kernel memory
- * @qp: the QP; under its run_lock only
+ * @qp: the QP; in a run of its transport only
  * @wqe: the copy
  *
  * Takes from the QP's SRQ if it has one, and then raises
@@ -526,7 +514,7 @@ int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe)
 
 /**
  * rmp_wqe_flush_send() - complete untaken send WQEs with a flush error
- * @qp: the QP, in ERR or SQE; under its run_lock only, after the
+ * @qp: the QP, in ERR or SQE; in a run of its transport only, after the
  *	transport retired the WQEs it had taken
  *
  * Every WQE is completed, signalled or not. At most a ring's worth is done
@@ -563,7 +551,7 @@ bool rmp_wqe_flush_send(struct rmp_qp *qp)
 
 /**
  * rmp_wqe_flush_recv() - complete receive WQEs with a flush error
- * @qp: the QP, in ERR; under its run_lock only
+ * @qp: the QP, in ERR; in a run of its transport only
  *
  * A QP that receives from an SRQ has nothing to flush: the WQEs stay in the
  * SRQ for the other QPs.
@@ -606,7 +594,7 @@ static void rmp_wqe_discard_ring(struct rmp_queue *q)
 
 /**
  * rmp_wqe_discard() - drop every WQE without completing it
- * @qp: the QP, in RESET; under its run_lock only
+ * @qp: the QP, in RESET; in a run of its transport only
  */
 void rmp_wqe_discard(struct rmp_qp *qp)
 {

@@ -406,4 +406,18 @@ static inline u32 rmp_req_next_slot(const struct rmp_req *r)
 	return r->head & r->mask;
 }
 
+/**
+ * rmp_req_unsent() - whether posted WQEs still have packets to send
+ * @r: requester
+ *
+ * True also while they wait for the window, an RNR timer or a fence, or
+ * after a go-back: rmp_req_next() may still have nothing to give.
+ *
+ * Return: true if some WQE is not fully sent.
+ */
+static inline bool rmp_req_unsent(const struct rmp_req *r)
+{
+	return r->cur != r->head;
+}
+
 #endif /* RMP_ENGINE_REQ_H */

@@ -36,6 +36,7 @@ enum step_op {
 	S_STAT,		/* counter at offset off equals val */
 	S_DEADLINE,	/* deadline - now equals val (0: none) */
 	S_STATE,	/* r.state equals val */
+	S_UNSENT,	/* rmp_req_unsent() equals val */
 };
 
 /* TX flags */
@@ -106,6 +107,7 @@ struct step {
 				  .val = (v) }
 #define DEADLINE(ns)		{ .op = S_DEADLINE, .val = (ns) }
 #define STATE(s)		{ .op = S_STATE, .val = RMP_REQ_##s }
+#define UNSENT(v)		{ .op = S_UNSENT, .val = (v) }
 
 #define CFG(q, retry, rnr, tmo, rd, win, every)				\
 	{ .qpt = RMP_QPT_##q, .mtu = MTU, .retry_cnt = (retry),		\
@@ -235,14 +237,20 @@ static const struct step atomic[] = {
 };
 
 static const struct step nak_seq[] = {
+	UNSENT(0),
 	POST(SEND, 3000, 0, 0),
 	POST(SEND, 10, 0, 1),
+	UNSENT(1),
 	TX(0, 0, FIRST, 0, 1024, 0),
 	TX(0, 1, MIDDLE, 1024, 1024, 0),
 	TX(0, 2, LAST, 2048, 952, A),
+	UNSENT(1),
 	TX(1, 3, ONLY, 0, 10, A),
+	UNSENT(0),
 	NOTX(ENODATA),
 	NAK(PSN_SEQ, 1, ES),
+	/* Going back: sent packets are to be sent again. */
+	UNSENT(1),
 	TX(0, 1, MIDDLE, 1024, 1024, R),
 	/* The same NAK again: already going back. */
 	NAK(PSN_SEQ, 1, 0),
@@ -1031,6 +1039,9 @@ static void run_step(struct kunit *test, const struct scenario *c, u32 base,
 		break;
 	case S_STATE:
 		CHECK(h.r.state, s->val);
+		break;
+	case S_UNSENT:
+		CHECK(rmp_req_unsent(&h.r), s->val);
 		break;
 	}
 }
