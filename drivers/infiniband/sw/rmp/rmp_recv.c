@@ -12,9 +12,9 @@
  * before passing them.
  *
  * A packet that passes is queued to its destination QP (found by number,
- * with a reference); a QP whose queue is full drops it. Then the QP's
- * transport runs right there if it is idle (rmp_qp_kick_atomic()), or its
- * work item is owed a run. rmp_recv_process(), in that run, checks what
+ * with a reference); a QP whose queue is full drops it. A short packet
+ * alone in the queue is taken in right there if the QP's transport is idle
+ * (rmp_qp_kick_atomic()); otherwise the QP's work item is owed a run. rmp_recv_process(), in that run, checks what
  * depends on the QP (transport type, state, for RC and UC the peer's
  * address, for UD the Q_Key) and hands requests to the responder and
  * responses to the requester.
@@ -38,6 +38,10 @@
 #define RMP_RECV_QUEUE_MAX 4096
 /* Packets one run of a QP's transport takes from its queue, at most. */
 #define RMP_RECV_BUDGET 128
+/* The same for a run in the receive path's atomic context. */
+#define RMP_RECV_ATOMIC_BUDGET 8
+/* Payload bytes of a packet the receive path takes in itself, at most. */
+#define RMP_RECV_INLINE_MAX 256
 
 /**
  * rmp_recv() - take in one RoCEv2 datagram
@@ -96,7 +100,17 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	/* The route may be one held only for this softirq. */
 	skb_dst_drop(skb);
 	skb_queue_tail(&qp->rxq, skb);
-	rmp_qp_kick_atomic(qp);
+	/*
+	 * A short packet alone in the queue (an ACK, a small request) is
+	 * taken in here, for latency. Data streams go to the work item: taken
+	 * in here, their copies would slow softirq down until the netdev's
+	 * backlog overflows and drops packets.
+	 */
+	if (f.payload_len <= RMP_RECV_INLINE_MAX &&
+	    skb_queue_len(&qp->rxq) == 1)
+		rmp_qp_kick_atomic(qp);
+	else
+		rmp_qp_schedule(qp);
 	rmp_qp_put(qp);
 	return;
 
@@ -203,7 +217,7 @@ static bool rmp_recv_read_preempted(struct rmp_qp *qp)
  */
 bool rmp_recv_process(struct rmp_qp *qp, bool atomic)
 {
-	u32 budget = RMP_RECV_BUDGET;
+	u32 budget = atomic ? RMP_RECV_ATOMIC_BUDGET : RMP_RECV_BUDGET;
 	struct sk_buff *skb;
 
 	if (atomic && qp->responder.read_pending)
