@@ -5,8 +5,8 @@
  * A CQ is a ring rmp produces into: &struct ib_uverbs_wc entries that the
  * process polls directly for a user CQ, &struct ib_wc entries that
  * rmp_poll_cq() hands out for a kernel one. Completions are posted by the
- * runs of the QPs' transport with rmp_cq_post(); a full ring loses the completion,
- * puts the CQ in error and raises IB_EVENT_CQ_ERR once.
+ * runs of the QPs' transport with rmp_cq_post(); a full ring loses the
+ * completion, puts the CQ in error and raises IB_EVENT_CQ_ERR once.
  */
 #include <rdma/ib_user_verbs.h>
 

@@ -3,11 +3,12 @@
  * DOC: shared receive queues
  *
  * An SRQ is a receive ring that several QPs take from, each from the runs
- * of its own transport, so its consumer side is under the SRQ's lock, unlike a QP's
- * receive queue. The limit event is raised by rmp_wqe_take_recv(). Resizing
- * moves the WQEs present into a new ring; the provider holds its own lock
- * over the verb, and the new ring's mmap information is written to the
- * address it passes in &struct rxe_modify_srq_cmd.
+ * of its own transport, so its consumer side is under the SRQ's lock,
+ * unlike a QP's receive queue. The limit event is raised by
+ * rmp_wqe_take_recv(). Resizing moves the WQEs present into a new ring;
+ * the provider holds its own lock over the verb, and the new ring's mmap
+ * information is written to the address it passes in
+ * &struct rxe_modify_srq_cmd.
  */
 #include <linux/uaccess.h>
 #include <linux/xarray.h>

@@ -367,6 +367,19 @@ int rmp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	return err;
 }
 
+/**
+ * rmp_wqe_take_send() - take the next send WQE into kernel memory
+ * @qp: the QP; in a run of its transport only
+ * @wqe: the copy
+ *
+ * The WQE's slot stays in use until rmp_wqe_retire_send(). On -EINVAL the
+ * WQE is taken all the same and @wqe->wr holds its wr_id, opcode and flags,
+ * for the completion with an error.
+ *
+ * Return: 0, -ENOENT if there is no WQE to take, -EINVAL if the WQE is
+ * invalid (see "work queue entries" in rmp_wqe.c), or names an AH that is
+ * not one of the QP's protection domain.
+ */
 int rmp_wqe_take_send(struct rmp_qp *qp, struct rmp_send_wqe *wqe)
 {
 	struct rmp_wq *sq = &qp->sq;
