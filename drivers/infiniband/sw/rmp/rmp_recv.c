@@ -14,10 +14,11 @@
  * A packet that passes is queued to its destination QP (found by number,
  * with a reference); a QP whose queue is full drops it. A short packet
  * alone in the queue is taken in right there if the QP's transport is idle
- * (rmp_qp_kick_atomic()); otherwise the QP's work item is owed a run. rmp_recv_process(), in that run, checks what
- * depends on the QP (transport type, state, for RC and UC the peer's
- * address, for UD the Q_Key) and hands requests to the responder and
- * responses to the requester.
+ * (rmp_qp_kick_atomic()); otherwise the QP's work item is owed a run.
+ * rmp_recv_process(), in that run, checks what depends on the QP
+ * (transport type, state, for RC and UC the peer's address, for UD the
+ * Q_Key) and hands requests to the responder and responses to the
+ * requester.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -40,8 +41,26 @@
 #define RMP_RECV_BUDGET 128
 /* The same for a run in the receive path's atomic context. */
 #define RMP_RECV_ATOMIC_BUDGET 8
-/* Payload bytes of a packet the receive path takes in itself, at most. */
+/* Bytes (UDP header to ICRC) of a packet taken in in atomic context. */
 #define RMP_RECV_INLINE_MAX 256
+
+/* The BTH of a queued packet: linear, its BTH checked by rmp_recv(). */
+static const struct rmp_bth *rmp_recv_bth(const struct sk_buff *skb)
+{
+	return (const void *)(skb->data + sizeof(struct udphdr));
+}
+
+/*
+ * A packet a run in atomic context takes in: short (an ACK, a small request
+ * or response) and not a READ request, whose responses are a stream. Data
+ * streams copied in softirq would slow it down until the netdev's backlog
+ * overflows and drops packets.
+ */
+static bool rmp_recv_takes_inline(const struct sk_buff *skb)
+{
+	return skb->len <= RMP_RECV_INLINE_MAX &&
+	       rmp_bth_opcode(rmp_recv_bth(skb)) != RMP_OP_RC_READ_REQUEST;
+}
 
 /**
  * rmp_recv() - take in one RoCEv2 datagram
@@ -56,6 +75,7 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	enum rmp_counter why;
 	struct rmp_qp *qp;
 	unsigned int len;
+	bool inline_ok;
 	int ip_version;
 	u8 *nh;
 
@@ -99,15 +119,11 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	}
 	/* The route may be one held only for this softirq. */
 	skb_dst_drop(skb);
+	/* Decided now: once queued, the skb is the QP's runs'. */
+	inline_ok = rmp_recv_takes_inline(skb);
 	skb_queue_tail(&qp->rxq, skb);
-	/*
-	 * A short packet alone in the queue (an ACK, a small request) is
-	 * taken in here, for latency. Data streams go to the work item: taken
-	 * in here, their copies would slow softirq down until the netdev's
-	 * backlog overflows and drops packets.
-	 */
-	if (f.payload_len <= RMP_RECV_INLINE_MAX &&
-	    skb_queue_len(&qp->rxq) == 1)
+	/* Taken in here, for latency, if alone in the queue. */
+	if (inline_ok && skb_queue_len(&qp->rxq) == 1)
 		rmp_qp_kick_atomic(qp);
 	else
 		rmp_qp_schedule(qp);
@@ -182,12 +198,6 @@ drop:
 	rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_QP);
 }
 
-/* The BTH of a queued packet: linear, its BTH checked by rmp_recv(). */
-static const struct rmp_bth *rmp_recv_bth(const struct sk_buff *skb)
-{
-	return (const void *)(skb->data + sizeof(struct udphdr));
-}
-
 /* The next packet queued to the QP cuts its READ stream short. */
 static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 {
@@ -210,8 +220,8 @@ static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 /**
  * rmp_recv_process() - take in the packets queued to a QP
  * @qp: the QP, its responder started; in a run of its transport
- * @atomic: the run is in atomic context: READ requests, whose responses
- *	are a stream of packets, are left to the work item
+ * @atomic: the run is in atomic context: it stops at the first packet
+ *	rmp_recv_takes_inline() leaves to the work item
  *
  * Return: true if packets are left for another run.
  */
@@ -225,8 +235,7 @@ bool rmp_recv_process(struct rmp_qp *qp, bool atomic)
 	if (rmp_responder_resume(qp) && !rmp_recv_read_preempted(qp))
 		return true;
 	while (budget-- && (skb = skb_dequeue(&qp->rxq))) {
-		if (atomic && rmp_bth_opcode(rmp_recv_bth(skb)) ==
-			      RMP_OP_RC_READ_REQUEST) {
+		if (atomic && !rmp_recv_takes_inline(skb)) {
 			skb_queue_head(&qp->rxq, skb);
 			break;
 		}
