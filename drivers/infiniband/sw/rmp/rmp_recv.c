@@ -41,7 +41,7 @@
 #define RMP_RECV_BUDGET 128
 /* The same for a run in the receive path's atomic context. */
 #define RMP_RECV_ATOMIC_BUDGET 8
-/* Bytes (UDP header to ICRC) of a packet taken in in atomic context. */
+/* Largest packet (UDP header to ICRC) a run in atomic context takes in. */
 #define RMP_RECV_INLINE_MAX 256
 
 /* The BTH of a queued packet: linear, its BTH checked by rmp_recv(). */
