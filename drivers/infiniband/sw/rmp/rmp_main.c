@@ -26,11 +26,15 @@ static int __init rmp_init(void)
 	/* The kernel's CRC-32 is faster than the engine's portable one. */
 	rmp_icrc_set_crc32(crc32_le);
 	/*
-	 * Storage protocols run over RDMA: the QPs may serve reclaim. Each QP's
-	 * work item stays on one CPU (rmp_qp_schedule()); its runs are short
-	 * but back to back under load, so they do not hold up other work there.
+	 * Storage protocols run over RDMA: the QPs may serve reclaim. The work
+	 * items stand in for a NIC's engines and run at high priority, as
+	 * softirq would: an application busy-polling its CQ on the same CPU
+	 * must not get half of the CPU the packets it waits for need. Each QP's
+	 * work item stays on one CPU (rmp_qp_schedule()); they are
+	 * concurrency-managed, so the QPs of a CPU take turns in one worker
+	 * instead of waking one each.
 	 */
-	rmp_wq = alloc_workqueue("rmp", WQ_MEM_RECLAIM | WQ_CPU_INTENSIVE, 0);
+	rmp_wq = alloc_workqueue("rmp", WQ_MEM_RECLAIM | WQ_HIGHPRI, 0);
 	if (!rmp_wq)
 		return -ENOMEM;
 	err = rmp_net_init();

@@ -12,6 +12,8 @@
  * Transmission builds the IP and UDP headers itself, because the ICRC covers
  * them (the IPv4 identification included) and must be computed over their
  * final form; routing, neighbour resolution and netfilter are the kernel's.
+ * A connected QP keeps its route in a per-CPU &struct dst_cache, which the
+ * kernel invalidates when routes change; other packets look theirs up.
  * A destination that routes to a local address never leaves the host: the
  * packet is handed to the receive path of the rmp device owning that
  * address, which may be the sender itself (loopback).
@@ -24,6 +26,7 @@
 #include <linux/module.h>
 #include <linux/xarray.h>
 #include <net/addrconf.h>
+#include <net/dst_cache.h>
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
@@ -252,6 +255,40 @@ static struct dst_entry *rmp_net_route6(struct rmp_dev *dev,
 	return ip6_dst_lookup_flow(dev->net, NULL, &fl6, NULL);
 }
 
+/* The route of @fl, from @routes if it holds a valid one, else looked up. */
+static struct dst_entry *rmp_net_route(struct rmp_dev *dev,
+				       struct rmp_flow *fl,
+				       struct dst_cache *routes)
+{
+	bool v6 = fl->family == AF_INET6;
+	struct dst_entry *dst = NULL;
+	struct rtable *rt;
+
+	if (routes) {
+		/* The cache is per CPU: stay on this one. */
+		local_bh_disable();
+		if (v6) {
+			dst = dst_cache_get_ip6(routes, &fl->saddr6);
+		} else {
+			rt = dst_cache_get_ip4(routes, &fl->saddr4);
+			dst = rt ? &rt->dst : NULL;
+		}
+		local_bh_enable();
+		if (dst)
+			return dst;
+	}
+	dst = v6 ? rmp_net_route6(dev, fl) : rmp_net_route4(dev, fl);
+	if (routes && !IS_ERR(dst)) {
+		local_bh_disable();
+		if (v6)
+			dst_cache_set_ip6(routes, dst, &fl->saddr6);
+		else
+			dst_cache_set_ip4(routes, dst, fl->saddr4);
+		local_bh_enable();
+	}
+	return dst;
+}
+
 static void rmp_net_push_ip4(struct sk_buff *skb, struct dst_entry *dst,
 			     const struct rmp_flow *fl)
 {
@@ -336,6 +373,7 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  * rmp_net_xmit() - send a transport packet
  * @dev: sending device
  * @fl: addressing and marking; a zero source address is chosen by routing
+ * @routes: route cache of a flow that lasts (a connected QP's), or NULL
  * @sport: UDP source port
  * @skb: from rmp_net_alloc_skb(), filled with BTH through payload and pad;
  *	consumed in every case
@@ -346,8 +384,8 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  * Return: 0; -EMSGSIZE if the packet exceeds the path MTU; -EHOSTUNREACH,
  * -ENETUNREACH or another routing error.
  */
-int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl, u16 sport,
-		 struct sk_buff *skb)
+int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
+		 struct dst_cache *routes, u16 sport, struct sk_buff *skb)
 {
 	bool v6 = fl->family == AF_INET6;
 	size_t ip_len = v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
@@ -355,7 +393,7 @@ int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl, u16 sport,
 	struct dst_entry *dst;
 	int err;
 
-	dst = v6 ? rmp_net_route6(dev, &route) : rmp_net_route4(dev, &route);
+	dst = rmp_net_route(dev, &route, routes);
 	if (IS_ERR(dst)) {
 		err = PTR_ERR(dst);
 		goto drop;

@@ -36,6 +36,9 @@
 /* Largest value of the 5-bit timeout and RNR timer codes. */
 #define RMP_MAX_TIMER_CODE 31
 #define RMP_MAX_RETRY 7
+/* Runs of a QP's transport in one go: by a kick, by its work item. */
+#define RMP_QP_KICK_PASSES 2
+#define RMP_QP_WORK_PASSES 16
 
 #define RMP_QP_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 		       IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
@@ -294,15 +297,15 @@ static void rmp_qp_unlock_run(struct rmp_qp *qp)
 /*
  * Run unless a run is in progress, which then goes again; in process
  * context, a run in atomic context in progress (short, never waiting) is
- * waited for instead, so that a doorbell sends its WQEs itself. A run owed
+ * waited for instead, so that a doorbell sends its WQEs itself. Runs owed
  * while this one held the transport (typically: a loopback or veth peer
- * answered inside it) is done here once more, at most: a process's
- * doorbell must return, and softirq must let go, even while packets keep
- * coming; after that the work item takes over.
+ * answered inside it, or data arrived) are done here, @passes runs in all
+ * at most: a process's doorbell must return, and softirq must let go, even
+ * while packets keep coming; after that, or when the CPU is wanted, the
+ * work item takes over.
  */
-static void rmp_qp_try_run(struct rmp_qp *qp, bool atomic)
+static void rmp_qp_try_run(struct rmp_qp *qp, bool atomic, int passes)
 {
-	int passes = 2;
 	int holder;
 
 	set_bit(RMP_QP_RUN_AGAIN, &qp->flags);
@@ -320,7 +323,7 @@ static void rmp_qp_try_run(struct rmp_qp *qp, bool atomic)
 		rmp_qp_run_locked(qp, atomic);
 		if (!rmp_qp_release_run(qp))
 			return;
-		if (!--passes) {
+		if (!--passes || (!atomic && need_resched())) {
 			rmp_qp_schedule(qp);
 			return;
 		}
@@ -340,7 +343,7 @@ static void rmp_qp_try_run(struct rmp_qp *qp, bool atomic)
  */
 void rmp_qp_kick(struct rmp_qp *qp)
 {
-	rmp_qp_try_run(qp, false);
+	rmp_qp_try_run(qp, false, RMP_QP_KICK_PASSES);
 }
 
 /**
@@ -352,7 +355,24 @@ void rmp_qp_kick(struct rmp_qp *qp)
  */
 void rmp_qp_kick_atomic(struct rmp_qp *qp)
 {
-	rmp_qp_try_run(qp, true);
+	rmp_qp_try_run(qp, true, RMP_QP_KICK_PASSES);
+}
+
+/**
+ * rmp_qp_run_soon() - have a QP's transport run, but not here
+ * @qp: the QP; any context
+ *
+ * A run in progress goes once more; otherwise the work item runs. The
+ * receive path hands data to a QP this way: a busy work item is not
+ * queued again, nor another worker woken, for every packet.
+ */
+void rmp_qp_run_soon(struct rmp_qp *qp)
+{
+	set_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+	/* The flag before the lock test; pairs with rmp_qp_release_run(). */
+	smp_mb__after_atomic();
+	if (atomic_read(&qp->run) == RMP_RUN_IDLE)
+		rmp_qp_schedule(qp);
 }
 
 /**
@@ -369,7 +389,8 @@ void rmp_qp_run_now(struct rmp_qp *qp)
 
 static void rmp_qp_work(struct work_struct *work)
 {
-	rmp_qp_kick(container_of(work, struct rmp_qp, work));
+	rmp_qp_try_run(container_of(work, struct rmp_qp, work), false,
+		       RMP_QP_WORK_PASSES);
 }
 
 static int rmp_qp_check_init(const struct ib_qp_init_attr *init,
@@ -531,6 +552,11 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = rmp_requester_alloc(qp);
 	if (err)
 		goto err_rings;
+	if (rmp_qp_connected(qp)) {
+		err = dst_cache_init(&qp->routes, GFP_KERNEL);
+		if (err)
+			goto err_rings;
+	}
 	qp->attr.cap = init->cap;
 	rmp_qp_reset_attr(qp);
 
@@ -546,6 +572,7 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	return 0;
 
 err_rings:
+	dst_cache_destroy(&qp->routes);
 	rmp_requester_free(qp);
 	rmp_queue_destroy(&qp->sq.queue);
 	if (!qp->srq)
@@ -803,6 +830,7 @@ int rmp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rmp_recv_purge(qp);
 	rmp_requester_free(qp);
 	rmp_responder_free(qp);
+	dst_cache_destroy(&qp->routes);
 
 	rmp_queue_destroy(&qp->sq.queue);
 	if (!qp->srq)

@@ -12,6 +12,7 @@
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
 
 #include "rmp_ah.h"
@@ -103,6 +104,7 @@ enum rmp_qp_runner {
  * @timer: wakes the work item at the requester's deadline
  * @timer_at: the deadline @timer is set for (ns), 0 if none
  * @flow: RC: addressing of the packets to the peer, fixed at RTR
+ * @routes: RC: the routes of @flow, cached per CPU
  * @sport: RC: UDP source port of the QP's packets, fixed at RTR
  * @requester: requester and completer state
  * @responder: responder state
@@ -131,6 +133,7 @@ struct rmp_qp {
 	struct hrtimer timer;
 	u64 timer_at;
 	struct rmp_flow flow;
+	struct dst_cache routes;
 	u16 sport;
 	struct rmp_requester requester;
 	struct rmp_responder responder;
@@ -158,6 +161,7 @@ void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);
 void rmp_qp_kick_atomic(struct rmp_qp *qp);
+void rmp_qp_run_soon(struct rmp_qp *qp);
 void rmp_qp_run_now(struct rmp_qp *qp);
 int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type);

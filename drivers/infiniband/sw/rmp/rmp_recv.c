@@ -6,19 +6,22 @@
  * or was looped back by rmp_net_xmit(), enters rmp_recv() with its data at
  * the UDP header and the IP header still in front. The checks that need no
  * QP run here, in the context that received the packet (softirq, or the
- * sender with bottom halves off): the ICRC, the transport headers'
- * well-formedness and the P_Key. A packet failing any of them is dropped
- * and counted under a counter named for the reason; nothing reaches a QP
- * before passing them.
+ * sender with bottom halves off): the transport headers' well-formedness
+ * and the P_Key. A packet failing any of them is dropped and counted under
+ * a counter named for the reason, or as a bad ICRC if its ICRC is wrong
+ * too: a corrupted packet counts as one, whatever the corruption hit.
  *
  * A packet that passes is queued to its destination QP (found by number,
  * with a reference); a QP whose queue is full drops it. A short packet
  * alone in the queue is taken in right there if the QP's transport is idle
  * (rmp_qp_kick_atomic()); otherwise the QP's work item is owed a run.
- * rmp_recv_process(), in that run, checks what depends on the QP
- * (transport type, state, for RC and UC the peer's address, for UD the
- * Q_Key) and hands requests to the responder and responses to the
- * requester.
+ * rmp_recv_process(), in that run, checks the ICRC first, then what
+ * depends on the QP (transport type, state, for RC and UC the peer's
+ * address, for UD the Q_Key) and hands requests to the responder and
+ * responses to the requester. Nothing reaches the transport unchecked; the
+ * ICRC, which costs as much as the payload's copy, is computed on the QP's
+ * CPU rather than on the one that received the packet (for a loopback or
+ * veth peer: the sender's).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -62,6 +65,15 @@ static bool rmp_recv_takes_inline(const struct sk_buff *skb)
 	       rmp_bth_opcode(rmp_recv_bth(skb)) != RMP_OP_RC_READ_REQUEST;
 }
 
+/* rmp_icrc_verify() of a linear packet, its UDP header at skb->data. */
+static int rmp_recv_icrc(const struct sk_buff *skb)
+{
+	const u8 *nh = skb_network_header(skb);
+
+	return rmp_icrc_verify(nh, skb_tail_pointer(skb) - nh,
+			       ip_hdr(skb)->version);
+}
+
 /**
  * rmp_recv() - take in one RoCEv2 datagram
  * @dev: the device it arrived at
@@ -77,28 +89,21 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	unsigned int len;
 	bool inline_ok;
 	int ip_version;
-	u8 *nh;
 
 	rmp_stats_inc(&dev->stats, RMP_CNT_RX_PACKETS);
 	if (skb_linearize(skb)) {
 		why = RMP_CNT_RX_DROP_NOMEM;
-		goto drop;
+		goto drop_checked;
 	}
 	why = RMP_CNT_RX_DROP_MALFORMED;
 	if (skb->len < sizeof(struct udphdr) + sizeof(struct rmp_bth) +
 		       RMP_ICRC_SIZE)
 		goto drop;
 	len = skb->len - sizeof(struct udphdr);
-
-	nh = skb_network_header(skb);
 	ip_version = ip_hdr(skb)->version;
 	if (ip_version != 4 && ip_version != 6)
 		goto drop;
-	why = RMP_CNT_RX_DROP_ICRC;
-	if (rmp_icrc_verify(nh, skb_tail_pointer(skb) - nh, ip_version))
-		goto drop;
 
-	why = RMP_CNT_RX_DROP_MALFORMED;
 	if (rmp_hdr_parse(&f, skb->data + sizeof(struct udphdr), len, len,
 			  NULL))
 		goto drop;
@@ -115,7 +120,7 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	if (skb_queue_len(&qp->rxq) >= RMP_RECV_QUEUE_MAX) {
 		rmp_qp_put(qp);
 		why = RMP_CNT_RX_DROP_QP_BUSY;
-		goto drop;
+		goto drop_checked;
 	}
 	/* The route may be one held only for this softirq. */
 	skb_dst_drop(skb);
@@ -126,11 +131,14 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	if (inline_ok && skb_queue_len(&qp->rxq) == 1)
 		rmp_qp_kick_atomic(qp);
 	else
-		rmp_qp_schedule(qp);
+		rmp_qp_run_soon(qp);
 	rmp_qp_put(qp);
 	return;
 
 drop:
+	if (rmp_recv_icrc(skb) == -EBADMSG)
+		why = RMP_CNT_RX_DROP_ICRC;
+drop_checked:
 	rmp_stats_inc(&dev->stats, why);
 	kfree_skb(skb);
 }
@@ -161,6 +169,10 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	bool conn = rmp_qp_connected(qp);
 	u8 qpt;
 
+	if (rmp_recv_icrc(skb)) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_ICRC);
+		return;
+	}
 	/* Checked in rmp_recv(); parsed again for the fields. */
 	if (WARN_ON_ONCE(rmp_hdr_parse(&f, skb->data + sizeof(struct udphdr),
 				       len, len, NULL)))

@@ -364,6 +364,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	const struct rmp_send_wqe *wqe = &qp->requester.slots[pkt->slot].wqe;
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	const struct rmp_flow *fl = &qp->flow;
+	struct dst_cache *routes = &qp->routes;
 	u16 sport = pkt->sport;
 	struct rmp_hdr_fields f;
 	struct rmp_flow ud_fl;
@@ -377,6 +378,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	if (!rmp_qp_connected(qp)) {
 		rmp_av_to_flow(&wqe->av, &ud_fl);
 		fl = &ud_fl;
+		routes = NULL;
 		sport = rmp_req_udp_sport(wqe->av.flow_label, qp->ibqp.qp_num,
 					  wqe->wr.wr.ud.remote_qpn);
 	}
@@ -399,7 +401,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 			return;
 		}
 	}
-	rmp_net_xmit(dev, fl, sport, skb);
+	rmp_net_xmit(dev, fl, routes, sport, skb);
 }
 
 static bool rmp_requester_xmit(struct rmp_qp *qp, u64 now)

@@ -93,6 +93,7 @@ int rmp_responder_start(struct rmp_qp *qp)
 		cfg.access |= RMP_RESP_ALLOW_ATOMIC;
 	nres = cfg.uc ? 0 : a->max_dest_rd_atomic;
 	rmp_av_to_flow(&qp->av, &qp->flow);
+	dst_cache_reset(&qp->routes);
 	qp->sport = rmp_req_udp_sport(qp->av.flow_label, qp->ibqp.qp_num,
 				      a->dest_qp_num);
 	mutex_unlock(&qp->lock);
@@ -140,7 +141,7 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 		kfree_skb(skb);
 		return;
 	}
-	rmp_net_xmit(dev, &qp->flow, qp->sport, skb);
+	rmp_net_xmit(dev, &qp->flow, &qp->routes, qp->sport, skb);
 }
 
 static void rmp_responder_send_ack(struct rmp_qp *qp,
