@@ -20,7 +20,8 @@ from pyverbs.wr import RecvWR, SendWR, SGE
 import pyverbs.enums as e
 
 from rmptest import RmpTestCase
-from test_qp import INIT_MASK, RTR_MASK, RTS_MASK, gid_index, make_gid
+from test_qp import (INIT_MASK, RTR_MASK, RTS_MASK, gid_index, make_gid,
+                     poll_cq)
 
 SELF_V4 = '::ffff:10.0.0.1'
 MTU = 1024
@@ -39,6 +40,9 @@ SIZES = (0, 1, MTU - 1, MTU, MTU + 1, 3 * MTU + 17, 1 << 20)
 
 # Filler of buffer bytes a transfer must not touch.
 FILL = 0xa5
+
+# Remote buffers are written from an odd offset.
+OFF = 3
 
 
 def data(n, seed=0):
@@ -200,13 +204,7 @@ class DataTestCase(RmpTestCase):
 
     def poll(self, cq, n, timeout=60):
         """Exactly n completions within timeout seconds, and no more."""
-        wcs = []
-        end = time.monotonic() + timeout
-        while len(wcs) < n and time.monotonic() < end:
-            got, more = cq.poll(n - len(wcs))
-            wcs += more
-            if not got:
-                time.sleep(0.002)
+        wcs = poll_cq(cq, n, timeout, nap=0.002)
         self.assertEqual(len(wcs), n, 'completions: %s' %
                          [(wc.wr_id, wc.status) for wc in wcs])
         self.assertNoCompletion(cq, wait=0)
@@ -228,6 +226,37 @@ class DataTestCase(RmpTestCase):
         wc = self.poll(cq, 1)[0]
         self.check_wc(wc, **want)
         return wc
+
+    def check_send_wc(self, wc, wr_id, opcode, size):
+        """A successful send completion of QP a."""
+        self.check_wc(wc, wr_id=wr_id, status=e.IBV_WC_SUCCESS,
+                      opcode=opcode, byte_len=size, qp_num=self.a.qpn)
+
+    def write_buffers(self, size, seed):
+        """(payload, src, dst): size bytes from seed, in src; dst with room
+        for them at OFF and as much again."""
+        payload = data(size, seed)
+        src = self.mr(size)
+        dst = self.mr(size + 2 * OFF)
+        if size:
+            src.write(payload, size, 0)
+        return payload, src, dst
+
+    def write_sizes(self, check):
+        """RDMA WRITE of each of SIZES from a into b's buffer at OFF, between
+        filler; check(mr, image) verifies b's buffer once the WRITE has
+        completed at a. A WRITE without immediate takes no receive WQE."""
+        for i, size in enumerate(SIZES):
+            with self.subTest(size=size):
+                payload, src, dst = self.write_buffers(size, i)
+                self.post_send(self.a, e.IBV_WR_RDMA_WRITE,
+                               self.sges(src, (0, size)) if size else (), i,
+                               rdma=(dst.rkey, dst.buf + OFF))
+                self.check_send_wc(self.one(self.a.scq), i,
+                                   e.IBV_WC_RDMA_WRITE, size)
+                check(dst, bytes([FILL]) * OFF + payload +
+                      bytes([FILL]) * OFF)
+        self.assertNoCompletion(self.b.rcq, 0)
 
     def state(self, end):
         return end.qp.query(e.IBV_QP_STATE)[0].qp_state

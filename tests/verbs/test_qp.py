@@ -62,6 +62,18 @@ def make_gid(text):
     return gid
 
 
+def poll_cq(cq, n, timeout=10, nap=0.01):
+    """Poll cq until n completions arrived or timeout seconds passed."""
+    wcs = []
+    end = time.monotonic() + timeout
+    while len(wcs) < n and time.monotonic() < end:
+        got, more = cq.poll(n - len(wcs))
+        wcs += more
+        if not got:
+            time.sleep(nap)
+    return wcs
+
+
 def rc_attr(sgid_index, dgid=PEER_V4):
     """Attributes for the whole RESET->RTS path of an RC QP."""
     attr = QPAttr(qp_state=e.IBV_QPS_INIT)
@@ -126,17 +138,6 @@ class QPBase(RmpTestCase):
 
     def state(self, qp):
         return qp.query(e.IBV_QP_STATE)[0].qp_state
-
-    def poll_all(self, cq, n, timeout=10):
-        """Poll until n completions arrived or timeout seconds passed."""
-        wcs = []
-        end = time.monotonic() + timeout
-        while len(wcs) < n and time.monotonic() < end:
-            got, more = cq.poll(n - len(wcs))
-            wcs += more
-            if not got:
-                time.sleep(0.01)
-        return wcs
 
 
 class QPCreateTest(QPBase):
@@ -359,7 +360,7 @@ class QPFlushTest(QPBase):
                                 sg=[SGE(0x2000, 128, 0)]))
 
     def check_flushed(self, cq, ids, opcode):
-        wcs = self.poll_all(cq, len(ids))
+        wcs = poll_cq(cq, len(ids))
         self.assertEqual([wc.wr_id for wc in wcs], ids)
         for wc in wcs:
             self.assertEqual(wc.status, e.IBV_WC_WR_FLUSH_ERR)
@@ -381,7 +382,7 @@ class QPFlushTest(QPBase):
             self.assertEqual(self.scq.poll(1), (0, []))
             self.assertEqual(self.rcq.poll(1), (0, []))
             self.error(qp)
-            wcs = self.poll_all(self.scq, 9)
+            wcs = poll_cq(self.scq, 9)
             self.assertEqual([wc.wr_id for wc in wcs], sends + [8, 9])
             # The opcode of a flushed WR follows the WR.
             self.assertEqual([wc.opcode for wc in wcs],
@@ -405,7 +406,7 @@ class QPFlushTest(QPBase):
             self.post_sends(qp, [1, 2, 3])
             self.post_recvs(qp, [4, 5])
             self.error(qp)
-            wcs = self.poll_all(self.scq, 5)
+            wcs = poll_cq(self.scq, 5)
             self.assertEqual(self.scq.poll(1), (0, []))
             self.assertEqual(sorted(wc.wr_id for wc in wcs), [1, 2, 3, 4, 5])
             self.assertEqual([wc.wr_id for wc in wcs if wc.opcode ==

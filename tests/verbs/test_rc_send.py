@@ -12,11 +12,6 @@ class RcSendTest(DataTestCase):
         self.a, self.b = self.rc_pair(max_send_wr=256, max_recv_wr=256,
                                       max_inline_data=512)
 
-    def check_send_wc(self, wc, wr_id, size):
-        self.check_wc(wc, wr_id=wr_id, status=e.IBV_WC_SUCCESS,
-                      opcode=e.IBV_WC_SEND, byte_len=size,
-                      qp_num=self.a.qpn)
-
     def check_recv_wc(self, wc, wr_id, size, flags=0, imm=None):
         want = dict(wr_id=wr_id, status=e.IBV_WC_SUCCESS,
                     opcode=e.IBV_WC_RECV, byte_len=size, wc_flags=flags,
@@ -36,7 +31,8 @@ class RcSendTest(DataTestCase):
         self.post_recv(self.b, self.sges(dst), wr_id + 1000)
         self.post_send(self.a, opcode, self.sges(src, (0, size)) if size
                        else (), wr_id, imm=imm)
-        self.check_send_wc(self.one(self.a.scq), wr_id, size)
+        self.check_send_wc(self.one(self.a.scq), wr_id, e.IBV_WC_SEND,
+                           size)
         flags = e.IBV_WC_WITH_IMM if imm is not None else 0
         self.check_recv_wc(self.poll(self.b.rcq, 1)[0], wr_id + 1000, size,
                            flags, imm)
@@ -52,7 +48,7 @@ class RcSendTest(DataTestCase):
         # A zero-length SEND into a receive WQE without any SGE.
         self.post_recv(self.b, (), 77)
         self.post_send(self.a, e.IBV_WR_SEND, (), 7)
-        self.check_send_wc(self.one(self.a.scq), 7, 0)
+        self.check_send_wc(self.one(self.a.scq), 7, e.IBV_WC_SEND, 0)
         self.check_recv_wc(self.poll(self.b.rcq, 1)[0], 77, 0)
 
     def test_immediate(self):
@@ -83,7 +79,8 @@ class RcSendTest(DataTestCase):
         self.post_send(self.a, e.IBV_WR_SEND,
                        [self.sges(m, (off, n))[0] for m, off, n in gather],
                        4)
-        self.check_send_wc(self.one(self.a.scq), 4, len(message))
+        self.check_send_wc(self.one(self.a.scq), 4, e.IBV_WC_SEND,
+                           len(message))
         self.check_recv_wc(self.one(self.b.rcq), 5, len(message))
 
         want1 = bytearray([FILL]) * 8192
@@ -118,7 +115,8 @@ class RcSendTest(DataTestCase):
                 self.post_send(self.a, e.IBV_WR_SEND, sg, 100 + i,
                                e.IBV_SEND_SIGNALED | e.IBV_SEND_INLINE)
                 src.write(bytes(1024), 1024, 0)
-                self.check_send_wc(self.one(self.a.scq), 100 + i, size)
+                self.check_send_wc(self.one(self.a.scq), 100 + i,
+                                   e.IBV_WC_SEND, size)
                 self.check_recv_wc(self.one(self.b.rcq), i, size)
                 self.assertEqual(dst.read(1024, 0), message +
                                  bytes([FILL]) * (1024 - size))
@@ -132,7 +130,7 @@ class RcSendTest(DataTestCase):
         for i in range(10):
             self.post_send(self.a, e.IBV_WR_SEND, self.sges(src, (64 * i, 64)),
                            i, e.IBV_SEND_SIGNALED if i == 9 else 0)
-        self.check_send_wc(self.one(self.a.scq), 9, 64)
+        self.check_send_wc(self.one(self.a.scq), 9, e.IBV_WC_SEND, 64)
         wcs = self.poll(self.b.rcq, 10)
         for i, wc in enumerate(wcs):
             self.check_recv_wc(wc, 200 + i, 64)
@@ -170,7 +168,7 @@ class RcSendTest(DataTestCase):
         rwcs = self.poll(self.b.rcq, n)
         pos = 0
         for i, size in enumerate(sizes):
-            self.check_send_wc(swcs[i], 1000 + i, size)
+            self.check_send_wc(swcs[i], 1000 + i, e.IBV_WC_SEND, size)
             self.check_recv_wc(rwcs[i], i, size)
             self.assertEqual(dst.read(size + 1, pos + i),
                              data(total)[pos:pos + size] + bytes([FILL]))

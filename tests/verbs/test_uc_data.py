@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """UC SEND/RECV and RDMA WRITE (with and without immediate) between two
 connected UC QPs, and what UC refuses: RDMA READ and atomics."""
+import time
+
 import pyverbs.enums as e
 
-from rmpdata import FILL, LW, MTU, RW, SIZES, DataTestCase, data
+from rmpdata import FILL, LW, MTU, OFF, RW, SIZES, DataTestCase, data
 
 UC_INIT_MASK = (e.IBV_QP_STATE | e.IBV_QP_PKEY_INDEX | e.IBV_QP_PORT |
                 e.IBV_QP_ACCESS_FLAGS)
@@ -11,8 +13,6 @@ UC_RTR_MASK = (e.IBV_QP_STATE | e.IBV_QP_AV | e.IBV_QP_PATH_MTU |
                e.IBV_QP_DEST_QPN | e.IBV_QP_RQ_PSN)
 UC_RTS_MASK = e.IBV_QP_STATE | e.IBV_QP_SQ_PSN
 
-# Remote buffers are written from an odd offset.
-OFF = 3
 
 
 class UcTestCase(DataTestCase):
@@ -37,10 +37,6 @@ class UcDataTest(UcTestCase):
         super().setUp()
         self.a, self.b = self.uc_pair(max_send_wr=128, max_recv_wr=128,
                                       max_inline_data=256)
-
-    def check_send_wc(self, wc, wr_id, opcode, size):
-        self.check_wc(wc, wr_id=wr_id, status=e.IBV_WC_SUCCESS,
-                      opcode=opcode, byte_len=size, qp_num=self.a.qpn)
 
     def check_recv_wc(self, wc, wr_id, size, opcode=e.IBV_WC_RECV, imm=None):
         want = dict(wr_id=wr_id, status=e.IBV_WC_SUCCESS, opcode=opcode,
@@ -130,25 +126,10 @@ class UcDataTest(UcTestCase):
         self.assertEqual(self.state(self.b), e.IBV_QPS_ERR)
 
     def test_write_sizes(self):
-        for i, size in enumerate(SIZES):
-            with self.subTest(size=size):
-                payload = data(size, i)
-                src = self.mr(size)
-                dst = self.mr(size + 2 * OFF)
-                if size:
-                    src.write(payload, size, 0)
-                self.post_send(self.a, e.IBV_WR_RDMA_WRITE,
-                               self.sges(src, (0, size)) if size else (), i,
-                               rdma=(dst.rkey, dst.buf + OFF))
-                self.check_send_wc(self.one(self.a.scq), i,
-                                   e.IBV_WC_RDMA_WRITE, size)
-                # Nothing acknowledges a UC WRITE: wait for its data.
-                self.wait_for(dst, bytes([FILL]) * OFF + payload +
-                              bytes([FILL]) * OFF)
-        self.assertNoCompletion(self.b.rcq, 0)
+        # Nothing acknowledges a UC WRITE: wait for its data.
+        self.write_sizes(self.wait_for)
 
     def wait_for(self, mr, image, timeout=30):
-        import time
         end = time.monotonic() + timeout
         while mr.read(len(image), 0) != image and time.monotonic() < end:
             time.sleep(0.01)
@@ -157,11 +138,7 @@ class UcDataTest(UcTestCase):
     def test_write_with_immediate(self):
         for i, size in enumerate((0, 1, MTU, MTU + 1, 3 * MTU + 17)):
             with self.subTest(size=size):
-                payload = data(size, i)
-                src = self.mr(size)
-                dst = self.mr(size + 2 * OFF)
-                if size:
-                    src.write(payload, size, 0)
+                payload, src, dst = self.write_buffers(size, i)
                 self.post_recv(self.b, (), 100 + i)
                 self.post_send(self.a, e.IBV_WR_RDMA_WRITE_WITH_IMM,
                                self.sges(src, (0, size)) if size else (), i,
