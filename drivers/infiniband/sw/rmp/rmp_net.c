@@ -261,31 +261,30 @@ static struct dst_entry *rmp_net_route(struct rmp_dev *dev,
 				       struct dst_cache *routes)
 {
 	bool v6 = fl->family == AF_INET6;
-	struct dst_entry *dst = NULL;
+	struct dst_entry *dst;
 	struct rtable *rt;
 
-	if (routes) {
-		/* The cache is per CPU: stay on this one. */
-		local_bh_disable();
-		if (v6) {
-			dst = dst_cache_get_ip6(routes, &fl->saddr6);
-		} else {
-			rt = dst_cache_get_ip4(routes, &fl->saddr4);
-			dst = rt ? &rt->dst : NULL;
-		}
-		local_bh_enable();
-		if (dst)
-			return dst;
+	if (!routes)
+		return v6 ? rmp_net_route6(dev, fl) : rmp_net_route4(dev, fl);
+	/* The cache is per CPU: stay on this one. */
+	local_bh_disable();
+	if (v6) {
+		dst = dst_cache_get_ip6(routes, &fl->saddr6);
+	} else {
+		rt = dst_cache_get_ip4(routes, &fl->saddr4);
+		dst = rt ? &rt->dst : NULL;
 	}
+	if (dst)
+		goto out;
 	dst = v6 ? rmp_net_route6(dev, fl) : rmp_net_route4(dev, fl);
-	if (routes && !IS_ERR(dst)) {
-		local_bh_disable();
-		if (v6)
-			dst_cache_set_ip6(routes, dst, &fl->saddr6);
-		else
-			dst_cache_set_ip4(routes, dst, fl->saddr4);
-		local_bh_enable();
-	}
+	if (IS_ERR(dst))
+		goto out;
+	if (v6)
+		dst_cache_set_ip6(routes, dst, &fl->saddr6);
+	else
+		dst_cache_set_ip4(routes, dst, fl->saddr4);
+out:
+	local_bh_enable();
 	return dst;
 }
 

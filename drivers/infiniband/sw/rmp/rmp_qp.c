@@ -287,6 +287,14 @@ static bool rmp_qp_release_run(struct rmp_qp *qp)
 	return test_bit(RMP_QP_RUN_AGAIN, &qp->flags);
 }
 
+/* A run is owed: set before testing &rmp_qp.run. */
+static void rmp_qp_owe_run(struct rmp_qp *qp)
+{
+	set_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+	/* The flag before the lock test; pairs with rmp_qp_release_run(). */
+	smp_mb__after_atomic();
+}
+
 /* Release the transport; a run owed meanwhile goes to the work item. */
 static void rmp_qp_unlock_run(struct rmp_qp *qp)
 {
@@ -308,9 +316,7 @@ static void rmp_qp_try_run(struct rmp_qp *qp, bool atomic, int passes)
 {
 	int holder;
 
-	set_bit(RMP_QP_RUN_AGAIN, &qp->flags);
-	/* The flag before the lock test; pairs with rmp_qp_release_run(). */
-	smp_mb__after_atomic();
+	rmp_qp_owe_run(qp);
 	for (;;) {
 		holder = rmp_qp_trylock_run(qp, atomic);
 		if (holder != RMP_RUN_IDLE) {
@@ -368,9 +374,7 @@ void rmp_qp_kick_atomic(struct rmp_qp *qp)
  */
 void rmp_qp_run_soon(struct rmp_qp *qp)
 {
-	set_bit(RMP_QP_RUN_AGAIN, &qp->flags);
-	/* The flag before the lock test; pairs with rmp_qp_release_run(). */
-	smp_mb__after_atomic();
+	rmp_qp_owe_run(qp);
 	if (atomic_read(&qp->run) == RMP_RUN_IDLE)
 		rmp_qp_schedule(qp);
 }

@@ -12,7 +12,8 @@
  * too: a corrupted packet counts as one, whatever the corruption hit.
  *
  * A packet that passes is queued to its destination QP (found by number,
- * with a reference); a QP whose queue is full drops it. A short packet
+ * with a reference); a QP whose queue is full drops it, counted as such
+ * without computing the ICRC (the CPU is short already). A short packet
  * alone in the queue is taken in right there if the QP's transport is idle
  * (rmp_qp_kick_atomic()); otherwise the QP's work item is owed a run.
  * rmp_recv_process(), in that run, checks the ICRC first, then what
