@@ -10,6 +10,7 @@ last line printed is "verbs: N passed, N failed". Runs with Debian's
 """
 import os
 import sys
+import time
 import unittest
 
 
@@ -19,6 +20,21 @@ class TapResult(unittest.TestResult):
         self.n = 0
         self.passed = 0
         self.failed = 0
+        self.started = 0.0
+        self.seconds = {}
+
+    def startTest(self, test):
+        super().startTest(test)
+        self.started = time.monotonic()
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        self.seconds[test.id()] = time.monotonic() - self.started
+
+    def slowest(self, n):
+        """The n tests that took longest, as (seconds, id), longest first."""
+        return sorted(((s, t) for t, s in self.seconds.items()),
+                      reverse=True)[:n]
 
     def _line(self, ok, test, why=None):
         self.n += 1
@@ -69,6 +85,8 @@ def main():
                                                 top_level_dir=here)
     result = TapResult()
     suite.run(result)
+    for seconds, test in result.slowest(8):
+        print('# %6.1f s  %s' % (seconds, test))
     print('verbs: %d passed, %d failed' % (result.passed, result.failed))
     sys.exit(0 if result.failed == 0 and result.passed > 0 else 1)
 
