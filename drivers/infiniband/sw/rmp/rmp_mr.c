@@ -36,6 +36,7 @@
 #include "rmp_mr.h"
 #include "rmp_mw.h"
 #include "rmp_verbs.h"
+#include "engine/icrc.h"
 
 /* Serialises rmp's atomic operations against one another. */
 static DEFINE_SPINLOCK(rmp_atomic_lock);
@@ -517,12 +518,15 @@ static void rmp_mr_layout(struct rmp_mr *mr, struct rmp_mr_layout *l)
 }
 
 static void rmp_copy_chunk(void *mem, void *buf, size_t n,
-			   enum rmp_copy_dir dir)
+			   enum rmp_copy_dir dir, u32 *crc)
 {
-	if (dir == RMP_COPY_TO_MR)
-		memcpy(mem, buf, n);
+	void *to = dir == RMP_COPY_TO_MR ? mem : buf;
+	void *from = dir == RMP_COPY_TO_MR ? buf : mem;
+
+	if (crc)
+		*crc = rmp_crc32_copy(*crc, to, from, n);
 	else
-		memcpy(buf, mem, n);
+		memcpy(to, from, n);
 }
 
 /**
@@ -532,6 +536,8 @@ static void rmp_copy_chunk(void *mem, void *buf, size_t n,
  * @buf: kernel buffer of @len bytes
  * @len: bytes to copy
  * @dir: &enum rmp_copy_dir
+ * @crc: NULL, or a CRC-32 register the bytes are added to as they are
+ *	copied (rmp_crc32_copy()): a payload's share of its packet's ICRC
  *
  * Bounds are checked again against the region as it is now, so nothing
  * outside the registered memory is ever read or written. User pages are
@@ -542,7 +548,7 @@ static void rmp_copy_chunk(void *mem, void *buf, size_t n,
  * Return: 0, or -ERANGE when [@iova, @iova + @len) leaves the region.
  */
 int rmp_mr_copy(struct rmp_mr *mr, u64 iova, void *buf, u64 len,
-		enum rmp_copy_dir dir)
+		enum rmp_copy_dir dir, u32 *crc)
 {
 	struct rmp_mr_layout l;
 	u64 off, bsize;
@@ -551,7 +557,7 @@ int rmp_mr_copy(struct rmp_mr *mr, u64 iova, void *buf, u64 len,
 	if (!rmp_range_ok(l.iova, l.length, iova, len))
 		return -ERANGE;
 	if (mr->kind == RMP_MR_DMA) {
-		rmp_copy_chunk((void *)(uintptr_t)iova, buf, len, dir);
+		rmp_copy_chunk((void *)(uintptr_t)iova, buf, len, dir, crc);
 		return 0;
 	}
 
@@ -569,13 +575,13 @@ int rmp_mr_copy(struct rmp_mr *mr, u64 iova, void *buf, u64 len,
 			struct page *page = mr->pages[idx];
 
 			mem = kmap_local_page(page);
-			rmp_copy_chunk(mem + in, buf, n, dir);
+			rmp_copy_chunk(mem + in, buf, n, dir, crc);
 			kunmap_local(mem);
 			if (dir == RMP_COPY_TO_MR)
 				flush_dcache_page(page);
 		} else {
 			mem = (void *)(uintptr_t)READ_ONCE(mr->addrs[idx]);
-			rmp_copy_chunk(mem + in, buf, n, dir);
+			rmp_copy_chunk(mem + in, buf, n, dir, crc);
 		}
 		buf += n;
 		off += n;
@@ -597,6 +603,7 @@ int rmp_mr_copy(struct rmp_mr *mr, u64 iova, void *buf, u64 len,
  * @dir: %RMP_COPY_FROM_MR gathers from the list into @buf (the lkeys need
  *	no access right); %RMP_COPY_TO_MR scatters @buf into the list (the
  *	lkeys need IB_ACCESS_LOCAL_WRITE)
+ * @crc: as for rmp_mr_copy()
  *
  * Each entry's lkey is looked up for just the bytes copied through it, so a
  * WQE is checked against the regions as they are when its data moves.
@@ -607,7 +614,7 @@ int rmp_mr_copy(struct rmp_mr *mr, u64 iova, void *buf, u64 len,
  */
 int rmp_mr_copy_sgl(struct rmp_dev *dev, struct ib_pd *pd,
 		    const struct rxe_sge *sge, u32 num_sge, u64 offset,
-		    void *buf, u64 len, enum rmp_copy_dir dir)
+		    void *buf, u64 len, enum rmp_copy_dir dir, u32 *crc)
 {
 	int access = dir == RMP_COPY_TO_MR ? IB_ACCESS_LOCAL_WRITE : 0;
 	struct rmp_mr *mr;
@@ -626,7 +633,7 @@ int rmp_mr_copy_sgl(struct rmp_dev *dev, struct ib_pd *pd,
 					sge[i].addr + offset, n, access);
 		if (IS_ERR(mr))
 			return PTR_ERR(mr);
-		err = rmp_mr_copy(mr, sge[i].addr + offset, buf, n, dir);
+		err = rmp_mr_copy(mr, sge[i].addr + offset, buf, n, dir, crc);
 		rmp_mr_put(mr);
 		if (err)
 			return err;

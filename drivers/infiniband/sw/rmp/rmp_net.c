@@ -376,6 +376,9 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  * @sport: UDP source port
  * @skb: from rmp_net_alloc_skb(), filled with BTH through payload and pad;
  *	consumed in every case
+ * @known: NULL, or bytes of @skb whose CRC the caller took while copying
+ *	them in, their offset counted from @skb->data (the BTH): the ICRC
+ *	uses that CRC instead of reading them again
  *
  * Adds UDP and IP headers and the ICRC, and hands the packet to the IP
  * layer, or to the receiving rmp device if the destination is local.
@@ -384,11 +387,13 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  * -ENETUNREACH or another routing error.
  */
 int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
-		 struct dst_cache *routes, u16 sport, struct sk_buff *skb)
+		 struct dst_cache *routes, u16 sport, struct sk_buff *skb,
+		 const struct rmp_icrc_span *known)
 {
 	bool v6 = fl->family == AF_INET6;
 	size_t ip_len = v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
 	struct rmp_flow route = *fl;
+	struct rmp_icrc_span span;
 	struct dst_entry *dst;
 	int err;
 
@@ -409,7 +414,12 @@ int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 	else
 		rmp_net_push_ip4(skb, dst, &route);
 	skb->ip_summed = CHECKSUM_NONE;
-	err = rmp_icrc_generate(skb->data, skb->len, v6 ? 6 : 4);
+	if (known) {
+		span = *known;
+		span.off += sizeof(struct udphdr) + ip_len;
+	}
+	err = rmp_icrc_generate(skb->data, skb->len, v6 ? 6 : 4,
+				known ? &span : NULL);
 	if (WARN_ON_ONCE(err)) {
 		dst_release(dst);
 		goto drop;

@@ -7,6 +7,13 @@
  * ICRC, with headroom for UDP, IP and the link layer. rmp_pkt_new() writes
  * the transport headers; the caller copies the payload in and hands the skb
  * to rmp_net_xmit(), which adds UDP and IP and computes the ICRC.
+ *
+ * The payload is read once: its copy into the packet adds it to a CRC on
+ * the way (rmp_crc32_copy(), started from 0), and rmp_net_xmit() computes
+ * the ICRC over the headers only, joining the payload's CRC to theirs with
+ * rmp_crc32_advance(). A copy followed by a CRC pass would read every byte
+ * twice; in a software device those two passes are most of the cost of a
+ * large packet.
  */
 #include <linux/string.h>
 

@@ -30,6 +30,7 @@
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
 #include "rmp_requester.h"
+#include "engine/icrc.h"
 
 /* WQEs taken and packets sent by one run of the transport, at most. */
 #define RMP_REQUESTER_BUDGET 64
@@ -366,6 +367,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	const struct rmp_flow *fl = &qp->flow;
 	struct dst_cache *routes = &qp->routes;
 	u16 sport = pkt->sport;
+	struct rmp_icrc_span span = {};
 	struct rmp_hdr_fields f;
 	struct rmp_flow ud_fl;
 	struct sk_buff *skb;
@@ -389,19 +391,22 @@ static void rmp_requester_send(struct rmp_qp *qp,
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
 		return;
 	}
+	span.off = payload - (void *)skb->data;
+	span.len = len;
 	if (wqe->wr.send_flags & IB_SEND_INLINE) {
-		memcpy(payload, wqe->inline_data + pkt->offset, len);
+		span.crc = rmp_crc32_copy(0, payload,
+					  wqe->inline_data + pkt->offset, len);
 	} else if (len) {
 		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
 				      pkt->offset, payload, len,
-				      RMP_COPY_FROM_MR);
+				      RMP_COPY_FROM_MR, &span.crc);
 		if (err) {
 			kfree_skb(skb);
 			rmp_requester_fail(qp, pkt->slot, IB_WC_LOC_PROT_ERR);
 			return;
 		}
 	}
-	rmp_net_xmit(dev, fl, routes, sport, skb);
+	rmp_net_xmit(dev, fl, routes, sport, skb, &span);
 }
 
 static bool rmp_requester_xmit(struct rmp_qp *qp, u64 now)
@@ -538,11 +543,12 @@ void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	if (rsp.action == RMP_REQ_RSP_READ) {
 		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
 				      rsp.offset, (void *)payload, rsp.len,
-				      RMP_COPY_TO_MR);
+				      RMP_COPY_TO_MR, NULL);
 	} else {
 		orig = f->atmack.orig;
 		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
-				      0, &orig, sizeof(orig), RMP_COPY_TO_MR);
+				      0, &orig, sizeof(orig), RMP_COPY_TO_MR,
+				      NULL);
 	}
 	if (err)
 		rmp_requester_fail(qp, rsp.slot, IB_WC_LOC_PROT_ERR);

@@ -43,6 +43,7 @@
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
 #include "rmp_responder.h"
+#include "engine/icrc.h"
 #include "engine/req.h"
 
 /* READ response packets sent per run of the transport, at most. */
@@ -126,6 +127,7 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 			       struct rmp_mr *mr, u64 va, u32 len)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct rmp_icrc_span span = { .len = len };
 	struct sk_buff *skb;
 	void *payload;
 
@@ -136,12 +138,14 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
 		return;
 	}
-	if (len && rmp_mr_copy(mr, va, payload, len, RMP_COPY_FROM_MR)) {
+	span.off = payload - (void *)skb->data;
+	if (len && rmp_mr_copy(mr, va, payload, len, RMP_COPY_FROM_MR,
+			       &span.crc)) {
 		/* The region shrank under the READ: send nothing. */
 		kfree_skb(skb);
 		return;
 	}
-	rmp_net_xmit(dev, &qp->flow, &qp->routes, qp->sport, skb);
+	rmp_net_xmit(dev, &qp->flow, &qp->routes, qp->sport, skb, &span);
 }
 
 static void rmp_responder_send_ack(struct rmp_qp *qp,
@@ -300,7 +304,7 @@ rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 					   RMP_RESP_REM_INVALID);
 	if (len && rmp_mr_copy_sgl(dev, qp->ibqp.pd, rs->wqe.sge,
 				   rs->wqe.num_sge, out->offset,
-				   (void *)payload, len, RMP_COPY_TO_MR))
+				   (void *)payload, len, RMP_COPY_TO_MR, NULL))
 		return rmp_responder_fails(qp, IB_WC_LOC_PROT_ERR,
 					   RMP_RESP_REM_OP);
 	if (out->last && (flags & RMP_OPF_IETH) &&
@@ -334,7 +338,8 @@ rmp_responder_write(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	if (IS_ERR(mr))
 		return rmp_responder_fails(qp, IB_WC_REM_ACCESS_ERR,
 					   RMP_RESP_REM_ACCESS);
-	err = rmp_mr_copy(mr, out->va, (void *)payload, len, RMP_COPY_TO_MR);
+	err = rmp_mr_copy(mr, out->va, (void *)payload, len, RMP_COPY_TO_MR,
+			  NULL);
 	rmp_mr_put(mr);
 	return err ? rmp_responder_fails(qp, IB_WC_REM_ACCESS_ERR,
 					 RMP_RESP_REM_ACCESS) : RMP_RESP_OK;
@@ -563,10 +568,10 @@ void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
 	else if (len > wqe->length)
 		wc.status = IB_WC_LOC_LEN_ERR;
 	else if (rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge, 0,
-				 grh, sizeof(grh), RMP_COPY_TO_MR) ||
+				 grh, sizeof(grh), RMP_COPY_TO_MR, NULL) ||
 		 rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
 				 sizeof(grh), (void *)payload, f->payload_len,
-				 RMP_COPY_TO_MR))
+				 RMP_COPY_TO_MR, NULL))
 		wc.status = IB_WC_LOC_PROT_ERR;
 	if (f->bth.opcode == RMP_OP_UD_SEND_ONLY_IMM) {
 		wc.wc_flags |= IB_WC_WITH_IMM;

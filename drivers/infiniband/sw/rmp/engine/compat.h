@@ -35,6 +35,7 @@ typedef int64_t s64;
 typedef uint16_t __be16;
 typedef uint32_t __be32;
 typedef uint64_t __be64;
+typedef uint64_t __le64;
 
 #define cpu_to_be16(x)	((__be16)htobe16(x))
 #define cpu_to_be32(x)	((__be32)htobe32(x))
@@ -42,6 +43,7 @@ typedef uint64_t __be64;
 #define be16_to_cpu(x)	((u16)be16toh(x))
 #define be32_to_cpu(x)	((u32)be32toh(x))
 #define be64_to_cpu(x)	((u64)be64toh(x))
+#define le64_to_cpu(x)	((u64)le64toh(x))
 
 #ifndef likely
 #define likely(x)	__builtin_expect(!!(x), 1)

@@ -25,6 +25,23 @@ static inline u32 rmp_get_le32(const u8 *p)
 	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
 }
 
+/* One slice-by-8 step: @lo and @hi are the next 8 bytes, little-endian. */
+static inline u32 rmp_crc32_step8(u32 crc, u32 lo, u32 hi)
+{
+	const u32 (*t)[256] = rmp_crc32_table;
+
+	lo ^= crc;
+	return t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^
+	       t[5][(lo >> 16) & 0xff] ^ t[4][lo >> 24] ^
+	       t[3][hi & 0xff] ^ t[2][(hi >> 8) & 0xff] ^
+	       t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
+}
+
+static inline u32 rmp_crc32_byte(u32 crc, u8 b)
+{
+	return (crc >> 8) ^ rmp_crc32_table[0][(crc ^ b) & 0xff];
+}
+
 /**
  * rmp_crc32_le() - the engine's own reflected CRC-32, slice-by-8
  * @crc: running CRC register, not inverted
@@ -35,21 +52,109 @@ static inline u32 rmp_get_le32(const u8 *p)
  */
 u32 rmp_crc32_le(u32 crc, const u8 *buf, size_t len)
 {
-	const u32 (*t)[256] = rmp_crc32_table;
-
 	while (len >= 8) {
-		u32 lo = crc ^ rmp_get_le32(buf);
-		u32 hi = rmp_get_le32(buf + 4);
-
-		crc = t[7][lo & 0xff] ^ t[6][(lo >> 8) & 0xff] ^
-		      t[5][(lo >> 16) & 0xff] ^ t[4][lo >> 24] ^
-		      t[3][hi & 0xff] ^ t[2][(hi >> 8) & 0xff] ^
-		      t[1][(hi >> 16) & 0xff] ^ t[0][hi >> 24];
+		crc = rmp_crc32_step8(crc, rmp_get_le32(buf),
+				      rmp_get_le32(buf + 4));
 		buf += 8;
 		len -= 8;
 	}
 	while (len--)
-		crc = (crc >> 8) ^ t[0][(crc ^ *buf++) & 0xff];
+		crc = rmp_crc32_byte(crc, *buf++);
+	return crc;
+}
+
+/**
+ * rmp_crc32_copy() - copy bytes and add them to a CRC-32 in one pass
+ * @crc: running CRC register, not inverted
+ * @dst: destination, @len bytes; must not overlap @src
+ * @src: source, @len bytes
+ * @len: number of bytes
+ *
+ * The same as memcpy() followed by rmp_crc32_le() on @src, but every byte
+ * is loaded once: a transmitter copying a payload into a packet gets its
+ * CRC for the price of the copy.
+ *
+ * Return: the updated CRC register.
+ */
+u32 rmp_crc32_copy(u32 crc, void *dst, const void *src, size_t len)
+{
+	const u8 *s = src;
+	u8 *d = dst;
+
+	while (len >= 8) {
+		u64 w;
+
+		memcpy(&w, s, sizeof(w));
+		memcpy(d, &w, sizeof(w));
+		w = le64_to_cpu((__force __le64)w);
+		crc = rmp_crc32_step8(crc, (u32)w, (u32)(w >> 32));
+		s += 8;
+		d += 8;
+		len -= 8;
+	}
+	while (len--) {
+		*d = *s++;
+		crc = rmp_crc32_byte(crc, *d++);
+	}
+	return crc;
+}
+
+/*
+ * x^(8 * 2^k) mod the CRC-32 polynomial, bit-reflected like the register
+ * (bit 31 is x^0): feeding 2^k zero bytes multiplies the register by entry
+ * k.  The rmp_icrc KUnit suite recomputes every entry by squaring.
+ */
+const u32 rmp_crc32_x8pow2[32] = {
+	0x00800000, 0x00008000, 0xedb88320, 0xb1e6b092,
+	0xa06a2517, 0xed627dae, 0x88d14467, 0xd7bbfe6a,
+	0xec447f11, 0x8e7ea170, 0x6427800e, 0x4d47bae0,
+	0x09fe548f, 0x83852d0f, 0x30362f1a, 0x7b5a9cc3,
+	0x31fec169, 0x9fec022a, 0x6c8dedc4, 0x15d6874d,
+	0x5fde7a4e, 0xbad90e37, 0x2e4e5eef, 0x4eaba214,
+	0xa8a472c0, 0x429a969e, 0x148d302a, 0xc40ba6d0,
+	0xc4e22c3c, 0x40000000, 0x20000000, 0x08000000,
+};
+
+/**
+ * rmp_crc32_mulmod() - product of two polynomials modulo the CRC-32 one
+ * @a: a polynomial, bit-reflected (bit 31 is x^0)
+ * @b: another
+ *
+ * Return: a * b mod 0x104c11db7, bit-reflected.
+ */
+u32 rmp_crc32_mulmod(u32 a, u32 b)
+{
+	u32 prod = 0;
+	int i;
+
+	for (i = 0; i < 32 && a; i++, a <<= 1) {
+		if (a & 0x80000000)
+			prod ^= b;
+		b = (b >> 1) ^ (b & 1 ? 0xedb88320 : 0);
+	}
+	return prod;
+}
+
+/**
+ * rmp_crc32_advance() - CRC-32 register after a run of zero bytes
+ * @crc: running CRC register, not inverted
+ * @len: number of zero bytes, below 2^32
+ *
+ * rmp_crc32_le(crc, zeros, @len) without the bytes, in at most 32
+ * polynomial products, one per bit set in @len. As the CRC is linear, the
+ * register after a part A then a part B is rmp_crc32_advance(crc(A),
+ * len(B)) ^ crc of B started from 0: two parts of a packet can have their
+ * CRCs computed apart, in any order, and joined.
+ *
+ * Return: the updated CRC register.
+ */
+u32 rmp_crc32_advance(u32 crc, size_t len)
+{
+	int k;
+
+	for (k = 0; len && k < 32; k++, len >>= 1)
+		if (len & 1)
+			crc = rmp_crc32_mulmod(rmp_crc32_x8pow2[k], crc);
 	return crc;
 }
 
@@ -121,6 +226,45 @@ static int rmp_icrc_pseudo_hdr(u8 *ph, const u8 *pkt, size_t len,
 	return ip_len + RMP_UDP_HDR_LEN + sizeof(struct rmp_bth);
 }
 
+/*
+ * The ICRC of @pkt (see rmp_icrc_compute()), its bytes @span (if not NULL)
+ * taken as their CRC instead of read.
+ */
+static int rmp_icrc_span_compute(const void *pkt, size_t len, int ip_version,
+				 const struct rmp_icrc_span *span, u32 *icrc)
+{
+	static const u8 lrh_mask[8] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+	u8 ph[RMP_IPV4_HDR_MAX + RMP_UDP_HDR_LEN + sizeof(struct rmp_bth)];
+	const u8 *p = pkt;
+	size_t end, from;
+	int ph_len;
+	u32 crc;
+
+	BUILD_BUG_ON(RMP_IPV6_HDR_LEN > RMP_IPV4_HDR_MAX);
+
+	ph_len = rmp_icrc_pseudo_hdr(ph, pkt, len, ip_version);
+	if (ph_len < 0)
+		return ph_len;
+	end = len - RMP_ICRC_SIZE;
+	if (span && (span->off < (size_t)ph_len || span->off > end ||
+		     span->len > end - span->off))
+		return -EINVAL;
+
+	crc = rmp_crc32(0xffffffff, lrh_mask, sizeof(lrh_mask));
+	crc = rmp_crc32(crc, ph, ph_len);
+	from = ph_len;
+	if (span) {
+		crc = rmp_crc32(crc, p + from, span->off - from);
+		crc = rmp_crc32_advance(crc, span->len) ^ span->crc;
+		from = span->off + span->len;
+	}
+	crc = rmp_crc32(crc, p + from, end - from);
+	*icrc = ~crc;
+	return 0;
+}
+
 /**
  * rmp_icrc_compute() - compute the ICRC of a RoCEv2 packet
  * @pkt: packet, starting at the IP header
@@ -136,25 +280,7 @@ static int rmp_icrc_pseudo_hdr(u8 *ph, const u8 *pkt, size_t len,
  */
 int rmp_icrc_compute(const void *pkt, size_t len, int ip_version, u32 *icrc)
 {
-	static const u8 lrh_mask[8] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-	};
-	u8 ph[RMP_IPV4_HDR_MAX + RMP_UDP_HDR_LEN + sizeof(struct rmp_bth)];
-	int ph_len;
-	u32 crc;
-
-	BUILD_BUG_ON(RMP_IPV6_HDR_LEN > RMP_IPV4_HDR_MAX);
-
-	ph_len = rmp_icrc_pseudo_hdr(ph, pkt, len, ip_version);
-	if (ph_len < 0)
-		return ph_len;
-
-	crc = rmp_crc32(0xffffffff, lrh_mask, sizeof(lrh_mask));
-	crc = rmp_crc32(crc, ph, ph_len);
-	crc = rmp_crc32(crc, (const u8 *)pkt + ph_len,
-			len - ph_len - RMP_ICRC_SIZE);
-	*icrc = ~crc;
-	return 0;
+	return rmp_icrc_span_compute(pkt, len, ip_version, NULL, icrc);
 }
 
 /**
@@ -162,16 +288,20 @@ int rmp_icrc_compute(const void *pkt, size_t len, int ip_version, u32 *icrc)
  * @pkt: packet, starting at the IP header
  * @len: bytes from the IP header through the 4-byte ICRC
  * @ip_version: 4 or 6
+ * @span: NULL, or a part of the packet after the BTH whose CRC the caller
+ *	already has (taken while copying it in): those bytes are not read
  *
- * Return: 0 or the error of rmp_icrc_compute(); on error @pkt is unchanged.
+ * Return: 0 or the error of rmp_icrc_compute(); -EINVAL as well if @span
+ * is not after the BTH and inside the packet. On error @pkt is unchanged.
  */
-int rmp_icrc_generate(void *pkt, size_t len, int ip_version)
+int rmp_icrc_generate(void *pkt, size_t len, int ip_version,
+		      const struct rmp_icrc_span *span)
 {
 	u32 icrc;
 	u8 *p;
 	int err;
 
-	err = rmp_icrc_compute(pkt, len, ip_version, &icrc);
+	err = rmp_icrc_span_compute(pkt, len, ip_version, span, &icrc);
 	if (err)
 		return err;
 	p = (u8 *)pkt + len - RMP_ICRC_SIZE;

@@ -99,6 +99,91 @@ static void rmp_crc32_le__lrh_mask_seed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_crc32_le(~0U, ff, sizeof(ff)), 0xdebb20e3U);
 }
 
+/* Pseudo-random bytes, the same every run. */
+static void fill_bytes(u8 *buf, size_t len, u32 x)
+{
+	while (len--) {
+		x = x * 1103515245 + 12345;
+		*buf++ = x >> 16;
+	}
+}
+
+/* rmp_crc32_copy() of @len bytes into @dst, which has 0xa5 around it. */
+static void check_crc32_copy(struct kunit *test, u8 *dst, const u8 *src,
+			     size_t len)
+{
+	u32 seed = 0x9e3779b9 ^ (u32)len;
+
+	memset(dst - 1, 0xa5, len + 2);
+	KUNIT_EXPECT_EQ_MSG(test, rmp_crc32_copy(seed, dst, src, len),
+			    crc32_bitwise(seed, src, len), "len %zu", len);
+	KUNIT_EXPECT_EQ(test, memcmp(dst, src, len), 0);
+	/* Not a byte more either side. */
+	KUNIT_EXPECT_EQ(test, dst[-1], 0xa5);
+	KUNIT_EXPECT_EQ(test, dst[len], 0xa5);
+}
+
+static void rmp_crc32_copy__copies_and_matches(struct kunit *test)
+{
+	u8 src[80], dst[90];
+	size_t soff, doff, len;
+
+	fill_bytes(src, sizeof(src), 7);
+	/* Both alignments, every tail length of the 8-byte loop. */
+	for (soff = 0; soff < 8; soff += 3) {
+		for (doff = 0; doff < 8; doff += 5) {
+			for (len = 0; len + soff <= 72; len++)
+				check_crc32_copy(test, dst + 1 + doff,
+						 src + soff, len);
+		}
+	}
+}
+
+static void rmp_crc32_x8pow2__by_squaring(struct kunit *test)
+{
+	u32 want = 0x00800000;		/* x^8, bit-reflected */
+	int k;
+
+	for (k = 0; k < 32; k++) {
+		KUNIT_EXPECT_EQ_MSG(test, rmp_crc32_x8pow2[k], want, "k %d", k);
+		want = rmp_crc32_mulmod(want, want);
+	}
+}
+
+static void rmp_crc32_advance__equals_zero_bytes(struct kunit *test)
+{
+	static const size_t lens[] = { 0, 1, 2, 7, 8, 9, 255, 1024, 1500,
+				       4096, 4099, 9000 };
+	static const u8 zeros[9000];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		u32 seed = 0xdeadbeef + (u32)i;
+
+		KUNIT_EXPECT_EQ_MSG(test, rmp_crc32_advance(seed, lens[i]),
+				    rmp_crc32_le(seed, zeros, lens[i]),
+				    "len %zu", lens[i]);
+	}
+}
+
+static void rmp_crc32_advance__joins_parts(struct kunit *test)
+{
+	u8 msg[300];
+	size_t cut;
+	u32 whole;
+
+	fill_bytes(msg, sizeof(msg), 99);
+	whole = rmp_crc32_le(~0U, msg, sizeof(msg));
+	for (cut = 0; cut <= sizeof(msg); cut += 13) {
+		u32 a = rmp_crc32_le(~0U, msg, cut);
+		u32 b = rmp_crc32_le(0, msg + cut, sizeof(msg) - cut);
+
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rmp_crc32_advance(a, sizeof(msg) - cut) ^ b,
+				    whole, "cut %zu", cut);
+	}
+}
+
 static u32 get_le32(const u8 *p)
 {
 	return p[0] | (u32)p[1] << 8 | (u32)p[2] << 16 | (u32)p[3] << 24;
@@ -199,7 +284,7 @@ static size_t build_pkt(u8 *buf, int ip_version, u8 opcode, u32 payload)
 	buf[ip_len + 7] = 0xa5;
 	for (i = 0; i < payload + f.bth.pad; i++)
 		buf[ip_len + UDP_LEN + hlen + i] = i < payload ? 0x30 + i : 0;
-	if (rmp_icrc_generate(buf, len, ip_version))
+	if (rmp_icrc_generate(buf, len, ip_version, NULL))
 		return 0;
 	return len;
 }
@@ -390,7 +475,7 @@ static void rmp_icrc_verify__rejects(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, rmp_icrc_compute(pkt, len, c->ip_version,
 						       &icrc), c->err);
 		KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len,
-							c->ip_version),
+							c->ip_version, NULL),
 				c->err);
 		KUNIT_EXPECT_EQ(test, memcmp(pkt, orig, sizeof(pkt)), 0);
 	}
@@ -432,6 +517,62 @@ static void rmp_icrc_compute__ipv4_options_covered(struct kunit *test)
 	opt[8] ^= 0xff;
 	KUNIT_ASSERT_EQ(test, rmp_icrc_compute(opt, len + 4, 4, &a), 0);
 	KUNIT_EXPECT_EQ(test, a, b);
+}
+
+/* An ICRC generated from a payload CRC taken apart is the same ICRC. */
+static void rmp_icrc_generate__span(struct kunit *test)
+{
+	u8 pkt[160], ref[160];
+	size_t ip_len = IPV4_LEN, hdr, len, off, n;
+
+	len = build_pkt(ref, 4, RMP_OP_RC_WRITE_ONLY, 33);
+	KUNIT_ASSERT_GT(test, len, (size_t)0);
+	hdr = ip_len + UDP_LEN + sizeof(struct rmp_bth) + sizeof(struct rmp_reth);
+	for (off = hdr; off <= len - 4; off += 5) {
+		for (n = 0; off + n <= len - 4; n += 7) {
+			struct rmp_icrc_span span = {
+				.off = off, .len = n,
+				.crc = rmp_crc32_le(0, ref + off, n),
+			};
+
+			memcpy(pkt, ref, len);
+			/* Bytes of the span are not read: spoil them. */
+			memset(pkt + off, 0x5c, n);
+			memset(pkt + len - 4, 0, 4);
+			KUNIT_ASSERT_EQ(test,
+					rmp_icrc_generate(pkt, len, 4, &span), 0);
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(pkt + len - 4,
+							 ref + len - 4, 4), 0,
+					    "off %zu len %zu", off, n);
+		}
+	}
+}
+
+static void rmp_icrc_generate__span_outside_refused(struct kunit *test)
+{
+	size_t bth_end = IPV4_LEN + UDP_LEN + sizeof(struct rmp_bth);
+	struct rmp_icrc_span span = {};
+	u8 pkt[160], orig[160];
+	size_t len;
+
+	len = build_pkt(pkt, 4, RMP_OP_RC_SEND_ONLY, 20);
+	KUNIT_ASSERT_GT(test, len, (size_t)0);
+	memcpy(orig, pkt, len);
+	/* Masked header bytes cannot be taken as they are. */
+	span.off = bth_end - 1;
+	span.len = 4;
+	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &span), -EINVAL);
+	/* Nor can the ICRC itself. */
+	span.off = len - 6;
+	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &span), -EINVAL);
+	span.off = len + 1;
+	span.len = 0;
+	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &span), -EINVAL);
+	KUNIT_EXPECT_EQ(test, memcmp(pkt, orig, len), 0);
+	/* An empty span right before the ICRC is fine. */
+	span.off = len - 4;
+	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &span), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(pkt, orig, len), 0);
 }
 
 static unsigned int hook_calls;
@@ -479,6 +620,10 @@ static struct kunit_case rmp_icrc_cases[] = {
 	KUNIT_CASE(rmp_crc32_le__matches_bitwise),
 	KUNIT_CASE(rmp_crc32_le__split_anywhere),
 	KUNIT_CASE(rmp_crc32_le__lrh_mask_seed),
+	KUNIT_CASE(rmp_crc32_copy__copies_and_matches),
+	KUNIT_CASE(rmp_crc32_x8pow2__by_squaring),
+	KUNIT_CASE(rmp_crc32_advance__equals_zero_bytes),
+	KUNIT_CASE(rmp_crc32_advance__joins_parts),
 	KUNIT_CASE_PARAM(rmp_icrc_verify__vectors, icrc_vector_gen_params),
 	KUNIT_CASE_PARAM(rmp_icrc_verify__vectors_detect_corruption,
 			 icrc_vector_gen_params),
@@ -488,6 +633,8 @@ static struct kunit_case rmp_icrc_cases[] = {
 	KUNIT_CASE_PARAM(rmp_icrc_verify__rejects, icrc_bad_gen_params),
 	KUNIT_CASE(rmp_icrc_generate__little_endian),
 	KUNIT_CASE(rmp_icrc_compute__ipv4_options_covered),
+	KUNIT_CASE(rmp_icrc_generate__span),
+	KUNIT_CASE(rmp_icrc_generate__span_outside_refused),
 	KUNIT_CASE(rmp_icrc_set_crc32__hook),
 	{}
 };

@@ -173,6 +173,7 @@ static void rmp_mr_copy__stays_in_region(struct kunit *test)
 	u8 *buf = kunit_kmalloc(test, LEN, GFP_KERNEL);
 	u8 *out = kunit_kzalloc(test, LEN, GFP_KERNEL);
 	size_t i;
+	u32 crc;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, out);
@@ -181,25 +182,33 @@ static void rmp_mr_copy__stays_in_region(struct kunit *test)
 	reg(test, ALL_ACCESS);
 
 	KUNIT_EXPECT_EQ(test, rmp_mr_copy(env->mr, va(env, 0), buf, LEN,
-					  RMP_COPY_TO_MR), 0);
+					  RMP_COPY_TO_MR, NULL), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(env->mem + OFF, buf, LEN), 0);
 	KUNIT_EXPECT_EQ(test, env->mem[OFF - 1], 0);
 	KUNIT_EXPECT_EQ(test, env->mem[OFF + LEN], 0);
 
 	/* Across a block boundary, back out. */
 	KUNIT_EXPECT_EQ(test, rmp_mr_copy(env->mr, va(env, 50), out, 200,
-					  RMP_COPY_FROM_MR), 0);
+					  RMP_COPY_FROM_MR, NULL), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(out, buf + 50, 200), 0);
+
+	/* The same with the CRC taken on the way, block after block. */
+	memset(out, 0, LEN);
+	crc = 0;
+	KUNIT_EXPECT_EQ(test, rmp_mr_copy(env->mr, va(env, 50), out, 200,
+					  RMP_COPY_FROM_MR, &crc), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(out, buf + 50, 200), 0);
+	KUNIT_EXPECT_EQ(test, crc, rmp_crc32_le(0, buf + 50, 200));
 
 	/* One byte too far either way: refused, nothing written. */
 	KUNIT_EXPECT_EQ(test, rmp_mr_copy(env->mr, va(env, 1), buf, LEN,
-					  RMP_COPY_TO_MR), -ERANGE);
+					  RMP_COPY_TO_MR, NULL), -ERANGE);
 	KUNIT_EXPECT_EQ(test, rmp_mr_copy(env->mr, va(env, 0) - 1, buf, 2,
-					  RMP_COPY_TO_MR), -ERANGE);
+					  RMP_COPY_TO_MR, NULL), -ERANGE);
 	KUNIT_EXPECT_EQ(test, rmp_mr_copy(env->mr, va(env, LEN), buf, 1,
-					  RMP_COPY_TO_MR), -ERANGE);
+					  RMP_COPY_TO_MR, NULL), -ERANGE);
 	KUNIT_EXPECT_EQ(test, rmp_mr_copy(env->mr, U64_MAX, buf, 2,
-					  RMP_COPY_TO_MR), -ERANGE);
+					  RMP_COPY_TO_MR, NULL), -ERANGE);
 	KUNIT_EXPECT_EQ(test, env->mem[OFF - 1], 0);
 	KUNIT_EXPECT_EQ(test, env->mem[OFF + LEN], 0);
 	KUNIT_EXPECT_EQ(test, memcmp(env->mem + OFF, buf, LEN), 0);
@@ -388,7 +397,7 @@ static void rmp_get_dma_mr__kernel_va(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, *word, 42ULL);
 	KUNIT_EXPECT_EQ(test, rmp_mr_copy(found, (uintptr_t)word, &orig, 8,
-					  RMP_COPY_TO_MR), 0);
+					  RMP_COPY_TO_MR, NULL), 0);
 	KUNIT_EXPECT_EQ(test, *word, 40ULL);
 	rmp_mr_put(found);
 	KUNIT_EXPECT_EQ(test, rmp_dereg_mr(ibmr, NULL), 0);
