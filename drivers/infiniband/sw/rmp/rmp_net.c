@@ -376,9 +376,8 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  * @sport: UDP source port
  * @skb: from rmp_net_alloc_skb(), filled with BTH through payload and pad;
  *	consumed in every case
- * @known: NULL, or bytes of @skb whose CRC the caller took while copying
- *	them in, their offset counted from @skb->data (the BTH): the ICRC
- *	uses that CRC instead of reading them again
+ * @payload_crc: NULL, or the CRC of the payload taken while it was copied
+ *	in, for rmp_icrc_generate(): the payload is not read again
  *
  * Adds UDP and IP headers and the ICRC, and hands the packet to the IP
  * layer, or to the receiving rmp device if the destination is local.
@@ -388,12 +387,11 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  */
 int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 		 struct dst_cache *routes, u16 sport, struct sk_buff *skb,
-		 const struct rmp_icrc_span *known)
+		 const u32 *payload_crc)
 {
 	bool v6 = fl->family == AF_INET6;
 	size_t ip_len = v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
 	struct rmp_flow route = *fl;
-	struct rmp_icrc_span span;
 	struct dst_entry *dst;
 	int err;
 
@@ -414,12 +412,7 @@ int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 	else
 		rmp_net_push_ip4(skb, dst, &route);
 	skb->ip_summed = CHECKSUM_NONE;
-	if (known) {
-		span = *known;
-		span.off += sizeof(struct udphdr) + ip_len;
-	}
-	err = rmp_icrc_generate(skb->data, skb->len, v6 ? 6 : 4,
-				known ? &span : NULL);
+	err = rmp_icrc_generate(skb->data, skb->len, v6 ? 6 : 4, payload_crc);
 	if (WARN_ON_ONCE(err)) {
 		dst_release(dst);
 		goto drop;

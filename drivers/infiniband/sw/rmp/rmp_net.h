@@ -11,7 +11,6 @@
 #include <linux/skbuff.h>
 
 struct dst_cache;
-struct rmp_icrc_span;
 struct rmp_dev;
 
 /* IANA-assigned RoCEv2 UDP destination port. */
@@ -49,7 +48,7 @@ struct sk_buff *rmp_net_alloc_skb(struct rmp_dev *dev,
 				  const struct rmp_flow *fl, size_t len);
 int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 		 struct dst_cache *routes, u16 sport, struct sk_buff *skb,
-		 const struct rmp_icrc_span *known);
+		 const u32 *payload_crc);
 int rmp_net_attach(struct rmp_dev *dev);
 void rmp_net_detach(struct rmp_dev *dev);
 int rmp_net_init(void);

@@ -367,7 +367,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	const struct rmp_flow *fl = &qp->flow;
 	struct dst_cache *routes = &qp->routes;
 	u16 sport = pkt->sport;
-	struct rmp_icrc_span span = {};
+	u32 payload_crc = 0;
 	struct rmp_hdr_fields f;
 	struct rmp_flow ud_fl;
 	struct sk_buff *skb;
@@ -391,22 +391,21 @@ static void rmp_requester_send(struct rmp_qp *qp,
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
 		return;
 	}
-	span.off = payload - (void *)skb->data;
-	span.len = len;
 	if (wqe->wr.send_flags & IB_SEND_INLINE) {
-		span.crc = rmp_crc32_copy(0, payload,
-					  wqe->inline_data + pkt->offset, len);
+		payload_crc = rmp_crc32_copy(0, payload,
+					     wqe->inline_data + pkt->offset,
+					     len);
 	} else if (len) {
 		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
 				      pkt->offset, payload, len,
-				      RMP_COPY_FROM_MR, &span.crc);
+				      RMP_COPY_FROM_MR, &payload_crc);
 		if (err) {
 			kfree_skb(skb);
 			rmp_requester_fail(qp, pkt->slot, IB_WC_LOC_PROT_ERR);
 			return;
 		}
 	}
-	rmp_net_xmit(dev, fl, routes, sport, skb, &span);
+	rmp_net_xmit(dev, fl, routes, sport, skb, &payload_crc);
 }
 
 static bool rmp_requester_xmit(struct rmp_qp *qp, u64 now)

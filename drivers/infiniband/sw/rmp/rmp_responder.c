@@ -127,7 +127,7 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 			       struct rmp_mr *mr, u64 va, u32 len)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
-	struct rmp_icrc_span span = { .len = len };
+	u32 payload_crc = 0;
 	struct sk_buff *skb;
 	void *payload;
 
@@ -138,14 +138,14 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
 		return;
 	}
-	span.off = payload - (void *)skb->data;
 	if (len && rmp_mr_copy(mr, va, payload, len, RMP_COPY_FROM_MR,
-			       &span.crc)) {
+			       &payload_crc)) {
 		/* The region shrank under the READ: send nothing. */
 		kfree_skb(skb);
 		return;
 	}
-	rmp_net_xmit(dev, &qp->flow, &qp->routes, qp->sport, skb, &span);
+	rmp_net_xmit(dev, &qp->flow, &qp->routes, qp->sport, skb,
+		     &payload_crc);
 }
 
 static void rmp_responder_send_ack(struct rmp_qp *qp,

@@ -227,11 +227,12 @@ static int rmp_icrc_pseudo_hdr(u8 *ph, const u8 *pkt, size_t len,
 }
 
 /*
- * The ICRC of @pkt (see rmp_icrc_compute()), its bytes @span (if not NULL)
- * taken as their CRC instead of read.
+ * The ICRC of @pkt (see rmp_icrc_compute()). With @payload_crc, the
+ * payload (found from the BTH: after the opcode's headers, before the pad)
+ * is not read: @payload_crc is its CRC register started from 0.
  */
-static int rmp_icrc_span_compute(const void *pkt, size_t len, int ip_version,
-				 const struct rmp_icrc_span *span, u32 *icrc)
+static int rmp_icrc_compute_with(const void *pkt, size_t len, int ip_version,
+				 const u32 *payload_crc, u32 *icrc)
 {
 	static const u8 lrh_mask[8] = {
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
@@ -248,17 +249,26 @@ static int rmp_icrc_span_compute(const void *pkt, size_t len, int ip_version,
 	if (ph_len < 0)
 		return ph_len;
 	end = len - RMP_ICRC_SIZE;
-	if (span && (span->off < (size_t)ph_len || span->off > end ||
-		     span->len > end - span->off))
-		return -EINVAL;
 
 	crc = rmp_crc32(0xffffffff, lrh_mask, sizeof(lrh_mask));
 	crc = rmp_crc32(crc, ph, ph_len);
 	from = ph_len;
-	if (span) {
-		crc = rmp_crc32(crc, p + from, span->off - from);
-		crc = rmp_crc32_advance(crc, span->len) ^ span->crc;
-		from = span->off + span->len;
+	if (payload_crc) {
+		const struct rmp_bth *bth = (const void *)(p + ph_len -
+							   sizeof(*bth));
+		const struct rmp_opcode_info *info;
+		size_t payload, pad;
+
+		info = rmp_opcode_info(rmp_bth_opcode(bth));
+		pad = rmp_bth_pad(bth);
+		if (!info)
+			return -EINVAL;
+		payload = ph_len - sizeof(*bth) + info->hdr_len;
+		if (payload + pad > end)
+			return -EINVAL;
+		crc = rmp_crc32(crc, p + from, payload - from);
+		crc = rmp_crc32_advance(crc, end - pad - payload) ^ *payload_crc;
+		from = end - pad;
 	}
 	crc = rmp_crc32(crc, p + from, end - from);
 	*icrc = ~crc;
@@ -280,7 +290,7 @@ static int rmp_icrc_span_compute(const void *pkt, size_t len, int ip_version,
  */
 int rmp_icrc_compute(const void *pkt, size_t len, int ip_version, u32 *icrc)
 {
-	return rmp_icrc_span_compute(pkt, len, ip_version, NULL, icrc);
+	return rmp_icrc_compute_with(pkt, len, ip_version, NULL, icrc);
 }
 
 /**
@@ -288,20 +298,23 @@ int rmp_icrc_compute(const void *pkt, size_t len, int ip_version, u32 *icrc)
  * @pkt: packet, starting at the IP header
  * @len: bytes from the IP header through the 4-byte ICRC
  * @ip_version: 4 or 6
- * @span: NULL, or a part of the packet after the BTH whose CRC the caller
- *	already has (taken while copying it in): those bytes are not read
+ * @payload_crc: NULL, or the CRC register over the payload (the bytes
+ *	between the opcode's headers and the pad) started from 0, taken while
+ *	the payload was copied in (rmp_crc32_copy()): the payload is then
+ *	not read again
  *
- * Return: 0 or the error of rmp_icrc_compute(); -EINVAL as well if @span
- * is not after the BTH and inside the packet. On error @pkt is unchanged.
+ * Return: 0 or the error of rmp_icrc_compute(); -EINVAL as well, with
+ * @payload_crc, for an unknown opcode or headers and pad longer than the
+ * packet. On error @pkt is unchanged.
  */
 int rmp_icrc_generate(void *pkt, size_t len, int ip_version,
-		      const struct rmp_icrc_span *span)
+		      const u32 *payload_crc)
 {
 	u32 icrc;
 	u8 *p;
 	int err;
 
-	err = rmp_icrc_span_compute(pkt, len, ip_version, span, &icrc);
+	err = rmp_icrc_compute_with(pkt, len, ip_version, payload_crc, &icrc);
 	if (err)
 		return err;
 	p = (u8 *)pkt + len - RMP_ICRC_SIZE;

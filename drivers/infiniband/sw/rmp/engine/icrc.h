@@ -20,19 +20,6 @@
  */
 typedef u32 (*rmp_crc32_fn)(u32 crc, const u8 *buf, size_t len);
 
-/**
- * struct rmp_icrc_span - bytes of a packet whose CRC-32 is already known
- * @off: offset of the first byte from the IP header
- * @len: number of bytes
- * @crc: CRC register over them started from 0, as rmp_crc32_copy() from 0
- *	returns it
- */
-struct rmp_icrc_span {
-	size_t off;
-	size_t len;
-	u32 crc;
-};
-
 extern const u32 rmp_crc32_x8pow2[32];
 
 u32 rmp_crc32_le(u32 crc, const u8 *buf, size_t len);
@@ -43,7 +30,7 @@ void rmp_icrc_set_crc32(rmp_crc32_fn fn);
 
 int rmp_icrc_compute(const void *pkt, size_t len, int ip_version, u32 *icrc);
 int rmp_icrc_generate(void *pkt, size_t len, int ip_version,
-		      const struct rmp_icrc_span *span);
+		      const u32 *payload_crc);
 int rmp_icrc_verify(const void *pkt, size_t len, int ip_version);
 
 #endif /* RMP_ENGINE_ICRC_H */

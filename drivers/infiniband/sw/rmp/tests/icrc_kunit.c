@@ -53,16 +53,21 @@ static void rmp_crc32_le__known_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ~rmp_crc32_le(~0U, p, strlen(c->data)), c->want);
 }
 
+/* Pseudo-random bytes, the same every run. */
+static void fill_bytes(u8 *buf, size_t len, u32 x)
+{
+	while (len--) {
+		x = x * 1103515245 + 12345;
+		*buf++ = x >> 16;
+	}
+}
+
 static void rmp_crc32_le__matches_bitwise(struct kunit *test)
 {
 	u8 buf[80];
-	size_t off, len, i;
-	u32 x = 0x12345678;
+	size_t off, len;
 
-	for (i = 0; i < sizeof(buf); i++) {
-		x = x * 1103515245 + 12345;
-		buf[i] = x >> 16;
-	}
+	fill_bytes(buf, sizeof(buf), 0x12345678);
 	/* Every alignment and every tail length of the slice-by-8 loop. */
 	for (off = 0; off < 8; off++) {
 		for (len = 0; len + off <= 72; len++) {
@@ -97,15 +102,6 @@ static void rmp_crc32_le__lrh_mask_seed(struct kunit *test)
 
 	/* Linux rxe starts its ICRC from this constant instead. */
 	KUNIT_EXPECT_EQ(test, rmp_crc32_le(~0U, ff, sizeof(ff)), 0xdebb20e3U);
-}
-
-/* Pseudo-random bytes, the same every run. */
-static void fill_bytes(u8 *buf, size_t len, u32 x)
-{
-	while (len--) {
-		x = x * 1103515245 + 12345;
-		*buf++ = x >> 16;
-	}
 }
 
 /* rmp_crc32_copy() of @len bytes into @dst, which has 0xa5 around it. */
@@ -519,59 +515,67 @@ static void rmp_icrc_compute__ipv4_options_covered(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a, b);
 }
 
-/* An ICRC generated from a payload CRC taken apart is the same ICRC. */
-static void rmp_icrc_generate__span(struct kunit *test)
+/*
+ * An ICRC generated from a payload CRC taken apart is the same ICRC, the
+ * payload found from the BTH; its bytes are spoiled to show they are not
+ * read, the pad's are not.
+ */
+/* One packet of rmp_icrc_generate__payload_crc(). */
+static void check_payload_crc(struct kunit *test, int v, u8 op, u32 payload)
 {
-	u8 pkt[160], ref[160];
-	size_t ip_len = IPV4_LEN, hdr, len, off, n;
+	size_t hdr = (v == 4 ? IPV4_LEN : IPV6_LEN) + UDP_LEN +
+		     rmp_opcode_info(op)->hdr_len;
+	u8 pkt[200], ref[200];
+	size_t len;
+	u32 crc;
 
-	len = build_pkt(ref, 4, RMP_OP_RC_WRITE_ONLY, 33);
+	len = build_pkt(ref, v, op, payload);
 	KUNIT_ASSERT_GT(test, len, (size_t)0);
-	hdr = ip_len + UDP_LEN + sizeof(struct rmp_bth) + sizeof(struct rmp_reth);
-	for (off = hdr; off <= len - 4; off += 5) {
-		for (n = 0; off + n <= len - 4; n += 7) {
-			struct rmp_icrc_span span = {
-				.off = off, .len = n,
-				.crc = rmp_crc32_le(0, ref + off, n),
-			};
+	crc = rmp_crc32_le(0, ref + hdr, payload);
+	memcpy(pkt, ref, len);
+	memset(pkt + hdr, 0x5c, payload);
+	memset(pkt + len - 4, 0, 4);
+	KUNIT_ASSERT_EQ(test, rmp_icrc_generate(pkt, len, v, &crc), 0);
+	KUNIT_EXPECT_EQ_MSG(test, memcmp(pkt + len - 4, ref + len - 4, 4), 0,
+			    "v%d op %u payload %u", v, op, payload);
+}
 
-			memcpy(pkt, ref, len);
-			/* Bytes of the span are not read: spoil them. */
-			memset(pkt + off, 0x5c, n);
-			memset(pkt + len - 4, 0, 4);
-			KUNIT_ASSERT_EQ(test,
-					rmp_icrc_generate(pkt, len, 4, &span), 0);
-			KUNIT_EXPECT_EQ_MSG(test, memcmp(pkt + len - 4,
-							 ref + len - 4, 4), 0,
-					    "off %zu len %zu", off, n);
+static void rmp_icrc_generate__payload_crc(struct kunit *test)
+{
+	u32 payload;
+	int v;
+
+	for (v = 4; v <= 6; v += 2) {
+		check_payload_crc(test, v, RMP_OP_RC_ACKNOWLEDGE, 0);
+		for (payload = 0; payload <= 33; payload++) {
+			check_payload_crc(test, v, RMP_OP_RC_SEND_ONLY,
+					  payload);
+			check_payload_crc(test, v, RMP_OP_RC_WRITE_ONLY,
+					  payload);
 		}
 	}
 }
 
-static void rmp_icrc_generate__span_outside_refused(struct kunit *test)
+static void rmp_icrc_generate__payload_crc_refused(struct kunit *test)
 {
-	size_t bth_end = IPV4_LEN + UDP_LEN + sizeof(struct rmp_bth);
-	struct rmp_icrc_span span = {};
+	size_t bth = IPV4_LEN + UDP_LEN;
 	u8 pkt[160], orig[160];
+	u32 crc = 0;
 	size_t len;
 
 	len = build_pkt(pkt, 4, RMP_OP_RC_SEND_ONLY, 20);
 	KUNIT_ASSERT_GT(test, len, (size_t)0);
+	/* An opcode of no known layout: no payload to place. */
+	pkt[bth] = 0x1f;
 	memcpy(orig, pkt, len);
-	/* Masked header bytes cannot be taken as they are. */
-	span.off = bth_end - 1;
-	span.len = 4;
-	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &span), -EINVAL);
-	/* Nor can the ICRC itself. */
-	span.off = len - 6;
-	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &span), -EINVAL);
-	span.off = len + 1;
-	span.len = 0;
-	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &span), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &crc), -EINVAL);
 	KUNIT_EXPECT_EQ(test, memcmp(pkt, orig, len), 0);
-	/* An empty span right before the ICRC is fine. */
-	span.off = len - 4;
-	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &span), 0);
+	/* Headers and pad longer than the packet. */
+	len = build_pkt(pkt, 4, RMP_OP_RC_WRITE_ONLY, 0);
+	KUNIT_ASSERT_GT(test, len, (size_t)0);
+	len -= 4;
+	memcpy(orig, pkt, len);
+	KUNIT_EXPECT_EQ(test, rmp_icrc_generate(pkt, len, 4, &crc), -EINVAL);
 	KUNIT_EXPECT_EQ(test, memcmp(pkt, orig, len), 0);
 }
 
@@ -633,8 +637,8 @@ static struct kunit_case rmp_icrc_cases[] = {
 	KUNIT_CASE_PARAM(rmp_icrc_verify__rejects, icrc_bad_gen_params),
 	KUNIT_CASE(rmp_icrc_generate__little_endian),
 	KUNIT_CASE(rmp_icrc_compute__ipv4_options_covered),
-	KUNIT_CASE(rmp_icrc_generate__span),
-	KUNIT_CASE(rmp_icrc_generate__span_outside_refused),
+	KUNIT_CASE(rmp_icrc_generate__payload_crc),
+	KUNIT_CASE(rmp_icrc_generate__payload_crc_refused),
 	KUNIT_CASE(rmp_icrc_set_crc32__hook),
 	{}
 };
