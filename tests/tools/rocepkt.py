@@ -23,6 +23,9 @@ RC_WRITE_MIDDLE = 0x07
 RC_WRITE_LAST = 0x08
 RC_WRITE_ONLY = 0x0a
 RC_READ_REQUEST = 0x0c
+RC_READ_RESPONSE_FIRST = 0x0d
+RC_READ_RESPONSE_MIDDLE = 0x0e
+RC_READ_RESPONSE_LAST = 0x0f
 RC_READ_RESPONSE_ONLY = 0x10
 RC_ACK = 0x11
 RC_ATOMIC_ACK = 0x12
@@ -50,6 +53,11 @@ def bth(opcode, qpn, psn, pad=0, ackreq=False, pkey=0xffff):
 def reth(vaddr, rkey, length):
     """RDMA Extended Transport Header: WRITE FIRST/ONLY and READ REQUEST."""
     return struct.pack('!QII', vaddr, rkey, length)
+
+
+def aeth(syndrome, msn):
+    """The 4-byte ACK Extended Transport Header."""
+    return struct.pack('!I', syndrome << 24 | msn & PSN_MASK)
 
 
 def atomic_eth(vaddr, rkey, swap_add, compare=0):

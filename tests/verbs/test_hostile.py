@@ -85,21 +85,29 @@ class HostilePeerTest(DataTestCase):
         del self.cbuf
         self.mem.close()
 
-    def fresh_qp(self):
+    def fresh_qp(self, **over):
         end = self.create_qp()
         self.to_rts(end.qp, self.rc_attr(PEER_QPN, 0x10, EPSN,
-                                         dgid='::ffff:' + PEER))
+                                         dgid='::ffff:' + PEER, **over))
         return end
 
     # The peer's side.
 
     def send(self, opcode, n, ext=b'', payload=b'', ackreq=True, qpn=None,
-             src=PEER, bad_icrc=False, pkt=None, **kw):
-        """Send one request with PSN EPSN + n to the QP (or qpn)."""
+             src=PEER, bad_icrc=False, spoil=False, pkt=None, **kw):
+        """Send one request with PSN EPSN + n to the QP (or qpn), or pkt.
+        spoil changes the last byte before the ICRC on the way, after the
+        ICRC was computed."""
         if pkt is None:
             pkt = R.transport(opcode, self.end.qpn if qpn is None else qpn,
                               psn(n), ext, payload, ackreq, **kw)
-        self.tx.sendto(R.datagram(src, SELF, pkt, bad_icrc), (SELF, 0))
+        if spoil:
+            pkt = bytearray(pkt[:-4] + R.icrc(src, SELF, pkt))
+            pkt[-5] ^= 0x01
+            dgram = R.datagram(src, SELF, bytes(pkt), raw=True)
+        else:
+            dgram = R.datagram(src, SELF, pkt, bad_icrc)
+        self.tx.sendto(dgram, (SELF, 0))
 
     def write(self, n, addr, payload, rkey=None, length=None, **kw):
         ext = R.reth(addr, self.win.rkey if rkey is None else rkey,
@@ -279,6 +287,78 @@ class HostilePeerTest(DataTestCase):
         self.placed(self.win.buf, data(64, 11)[:32])
         got = bytes(self.mem[PAGE + 32:])
         self.assertEqual(got, bytes(self.want[PAGE + 32:]))
+
+    # Corrupted on the way, caught as placed (a SEND, a WRITE after its
+    # first packet): no reply, no completion, no effect the genuine packet
+    # does not undo.
+
+    def test_spoiled_write_middle_rewritten(self):
+        payload = data(3 * MTU, 19)
+        ext = R.reth(self.win.buf, self.win.rkey, len(payload))
+        self.send(R.RC_WRITE_FIRST, 0, ext, payload[:MTU], ackreq=False)
+        before = self.counter('rx_drop_icrc')
+        self.send(R.RC_WRITE_MIDDLE, 1, payload=data(MTU, 20), spoil=True)
+        self.counter_rises('rx_drop_icrc', before)
+        self.no_reply(0.2)
+        self.send(R.RC_WRITE_MIDDLE, 1, payload=payload[MTU:2 * MTU],
+                  ackreq=False)
+        self.send(R.RC_WRITE_LAST, 2, payload=payload[2 * MTU:])
+        self.expect(R.SYN_ACK, 2)
+        self.placed(self.win.buf, payload)
+        self.assertMemory()
+
+    def test_spoiled_send_neither_rnr_nor_completed(self):
+        rnr = self.counter('tx_rnr_naks')
+        before = self.counter('rx_drop_icrc')
+        self.send(R.RC_SEND_ONLY, 0, payload=data(100, 21), spoil=True)
+        self.counter_rises('rx_drop_icrc', before)
+        self.no_reply(0.2)
+        self.assertEqual(self.counter('tx_rnr_naks'), rnr)
+
+        self.post_recv(self.end, self.sges(self.win, (0, 128)), 9)
+        before = self.counter('rx_drop_icrc')
+        self.send(R.RC_SEND_ONLY, 0, payload=data(100, 22), spoil=True)
+        self.counter_rises('rx_drop_icrc', before)
+        self.no_reply(0.2)
+        payload = data(100, 23)
+        self.send(R.RC_SEND_ONLY, 0, payload=payload)
+        self.expect(R.SYN_ACK, 0)
+        self.one(self.end.rcq, wr_id=9, status=e.IBV_WC_SUCCESS,
+                 byte_len=100)
+        self.placed(self.win.buf, payload)
+        self.assertMemory()
+
+    def test_spoiled_read_response_replaced(self):
+        """rmp's own READ, the peer answering: its first response spoiled,
+        then all three sent right."""
+        # A local ACK timeout of 1 s: no retry runs out meanwhile.
+        self.end = self.fresh_qp(timeout=18)
+        payload = data(3 * MTU, 24)
+        self.post_send(self.end, e.IBV_WR_RDMA_READ,
+                       self.sges(self.win, (0, len(payload))), wr_id=5,
+                       rdma=(0x77, 0x1000))
+        req = self.reply()
+        self.assertEqual(req['opcode'], R.RC_READ_REQUEST)
+        parts = ((R.RC_READ_RESPONSE_FIRST, R.aeth(R.SYN_ACK, 0)),
+                 (R.RC_READ_RESPONSE_MIDDLE, b''),
+                 (R.RC_READ_RESPONSE_LAST, R.aeth(R.SYN_ACK, 1)))
+
+        def respond(k, spoil=False):
+            op, ext = parts[k]
+            pkt = R.transport(op, self.end.qpn, (req['psn'] + k) & R.PSN_MASK,
+                              ext, payload[k * MTU:(k + 1) * MTU])
+            self.send(0, 0, pkt=pkt, spoil=spoil)
+
+        before = self.counter('rx_drop_icrc')
+        respond(0, spoil=True)
+        self.counter_rises('rx_drop_icrc', before)
+        self.assertNoCompletion(self.end.scq)
+        for k in range(3):
+            respond(k)
+        self.one(self.end.scq, wr_id=5, status=e.IBV_WC_SUCCESS,
+                 byte_len=len(payload))
+        self.placed(self.win.buf, payload)
+        self.assertMemory()
 
     # Sequence: repaired, never executed twice, never out of order.
 

@@ -16,13 +16,16 @@
  * without computing the ICRC (the CPU is short already). A short packet
  * alone in the queue is taken in right there if the QP's transport is idle
  * (rmp_qp_kick_atomic()); otherwise the QP's work item is owed a run.
- * rmp_recv_process(), in that run, checks the ICRC first, then what
- * depends on the QP (transport type, state, for RC and UC the peer's
- * address, for UD the Q_Key) and hands requests to the responder and
- * responses to the requester. Nothing reaches the transport unchecked; the
- * ICRC, which costs as much as the payload's copy, is computed on the QP's
- * CPU rather than on the one that received the packet (for a loopback or
- * veth peer: the sender's).
+ * rmp_recv_process(), in that run, checks what depends on the QP
+ * (transport type, for RC and UC the peer's address, for UD the Q_Key),
+ * then the ICRC, and hands requests to the responder and responses to the
+ * requester. Nothing reaches the transport unchecked; the ICRC, which costs
+ * as much as the payload's copy, is computed on the QP's CPU rather than on
+ * the one that received the packet (for a loopback or veth peer: the
+ * sender's). An RC packet's ICRC is left to the responder or the
+ * requester, which take it in the same pass as the copy of the payload
+ * where the data's destination does not depend on the packet (see
+ * rmp_responder_request() and rmp_requester_response()).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -66,13 +69,20 @@ static bool rmp_recv_takes_inline(const struct sk_buff *skb)
 	       rmp_bth_opcode(rmp_recv_bth(skb)) != RMP_OP_RC_READ_REQUEST;
 }
 
-/* rmp_icrc_verify() of a linear packet, its UDP header at skb->data. */
-static int rmp_recv_icrc(const struct sk_buff *skb)
+/**
+ * rmp_recv_icrc() - check the ICRC of a received packet
+ * @skb: the packet, linear, its UDP header at skb->data
+ * @payload_crc: NULL, or the CRC of its payload taken as it was placed
+ *
+ * Return: 0, -EBADMSG for a wrong ICRC, or another error of
+ * rmp_icrc_verify().
+ */
+int rmp_recv_icrc(const struct sk_buff *skb, const u32 *payload_crc)
 {
 	const u8 *nh = skb_network_header(skb);
 
 	return rmp_icrc_verify(nh, skb_tail_pointer(skb) - nh,
-			       ip_hdr(skb)->version);
+			       ip_hdr(skb)->version, payload_crc);
 }
 
 /**
@@ -137,7 +147,7 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	return;
 
 drop:
-	if (rmp_recv_icrc(skb) == -EBADMSG)
+	if (rmp_recv_icrc(skb, NULL) == -EBADMSG)
 		why = RMP_CNT_RX_DROP_ICRC;
 drop_checked:
 	rmp_stats_inc(&dev->stats, why);
@@ -165,15 +175,12 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	struct rmp_dev *dev = to_rmp_dev(qp->ibqp.device);
 	unsigned int len = skb->len - sizeof(struct udphdr);
 	const struct rmp_opcode_info *info;
+	const struct sk_buff *unchecked;
 	struct rmp_hdr_fields f;
 	const void *payload;
 	bool conn = rmp_qp_connected(qp);
 	u8 qpt;
 
-	if (rmp_recv_icrc(skb)) {
-		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_ICRC);
-		return;
-	}
 	/* Checked in rmp_recv(); parsed again for the fields. */
 	if (WARN_ON_ONCE(rmp_hdr_parse(&f, skb->data + sizeof(struct udphdr),
 				       len, len, NULL)))
@@ -194,21 +201,26 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	}
 	if (info->qpt != qpt || (conn && !rmp_recv_from_peer(qp, skb)))
 		goto drop;
-	if (!conn) {
+	if ((info->flags & RMP_OPF_RESP) && !qp->requester.on)
+		goto drop;
+	/* RC checks the ICRC itself, with the payload's copy where it can. */
+	unchecked = qpt == RMP_QPT_RC ? skb : NULL;
+	if (!unchecked && rmp_recv_icrc(skb, NULL)) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_ICRC);
+		return;
+	}
+	if (!conn)
 		rmp_responder_ud(qp, skb, &f, payload);
-		return;
-	}
-	if (info->flags & RMP_OPF_RESP) {
-		if (!qp->requester.on)
-			goto drop;
-		rmp_requester_response(qp, &f, payload);
-		return;
-	}
-	rmp_responder_request(qp, &f, payload);
+	else if (info->flags & RMP_OPF_RESP)
+		rmp_requester_response(qp, &f, payload, unchecked);
+	else
+		rmp_responder_request(qp, &f, payload, unchecked);
 	return;
 
 drop:
-	rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_QP);
+	/* A corrupted packet counts as one, whatever the corruption hit. */
+	rmp_stats_inc(&dev->stats, rmp_recv_icrc(skb, NULL) == -EBADMSG ?
+				   RMP_CNT_RX_DROP_ICRC : RMP_CNT_RX_DROP_QP);
 }
 
 /* The next packet queued to the QP cuts its READ stream short. */

@@ -29,6 +29,7 @@
 #include "rmp_net.h"
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
+#include "rmp_recv.h"
 #include "rmp_requester.h"
 #include "engine/icrc.h"
 
@@ -516,38 +517,65 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 	return more && !failed;
 }
 
+/* Place READ response data (or an atomic's result) in the WQE's buffers. */
+static int rmp_requester_place(struct rmp_qp *qp,
+			       const struct rmp_req_rsp *rsp,
+			       const void *buf, u32 *crc)
+{
+	const struct rmp_send_wqe *wqe = &qp->requester.slots[rsp->slot].wqe;
+
+	return rmp_mr_copy_sgl(rmp_qp_dev(qp), qp->ibqp.pd, wqe->sge,
+			       wqe->num_sge, rsp->offset, (void *)buf,
+			       rsp->len, RMP_COPY_TO_MR, crc);
+}
+
 /**
  * rmp_requester_response() - act on a response packet (RC)
  * @qp: the QP, its requester started
  * @f: the packet's headers
  * @payload: its payload, @f->payload_len bytes
+ * @unchecked: the packet, if its ICRC is still to be checked; else NULL
  *
  * READ response data and atomic results are placed in the WQE's buffers;
- * completions and further transmission follow in rmp_requester_run().
+ * completions and further transmission follow in rmp_requester_run(). The
+ * READ response the requester waits for (rmp_req_will_place()) is placed
+ * as its ICRC is checked, in one pass; if the check fails, the engine
+ * never sees the packet, and the bytes placed are placed again by the
+ * response that replaces it before the WQE can complete.
  */
 void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-			    const void *payload)
+			    const void *payload,
+			    const struct sk_buff *unchecked)
 {
 	struct rmp_requester *rq = &qp->requester;
-	struct rmp_dev *dev = rmp_qp_dev(qp);
-	const struct rmp_send_wqe *wqe;
+	u32 payload_crc = 0;
 	struct rmp_req_rsp rsp;
+	bool placed = false;
+	int err = 0;
 	u64 orig;
-	int err;
 
+	if (unchecked) {
+		placed = rmp_req_will_place(&rq->req, f, &rsp);
+		if (placed)
+			err = rmp_requester_place(qp, &rsp, payload,
+						  &payload_crc);
+		/* Not all of the payload placed: its CRC is read apart. */
+		if (rmp_recv_icrc(unchecked, placed && !err ? &payload_crc :
+							      NULL)) {
+			rmp_stats_inc(&rmp_qp_dev(qp)->stats,
+				      RMP_CNT_RX_DROP_ICRC);
+			return;
+		}
+	}
 	rmp_req_ack(&rq->req, ktime_get_ns(), f, &rsp);
-	if (rsp.action != RMP_REQ_RSP_READ && rsp.action != RMP_REQ_RSP_ATOMIC)
+	if (WARN_ON_ONCE(placed && rsp.action != RMP_REQ_RSP_READ))
 		return;
-	wqe = &rq->slots[rsp.slot].wqe;
-	if (rsp.action == RMP_REQ_RSP_READ) {
-		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
-				      rsp.offset, (void *)payload, rsp.len,
-				      RMP_COPY_TO_MR, NULL);
-	} else {
+	if (rsp.action == RMP_REQ_RSP_READ && !placed) {
+		err = rmp_requester_place(qp, &rsp, payload, NULL);
+	} else if (rsp.action == RMP_REQ_RSP_ATOMIC) {
 		orig = f->atmack.orig;
-		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
-				      0, &orig, sizeof(orig), RMP_COPY_TO_MR,
-				      NULL);
+		rsp.len = sizeof(orig);
+		err = rmp_requester_place(qp, &rsp, &orig, NULL);
 	}
 	if (err)
 		rmp_requester_fail(qp, rsp.slot, IB_WC_LOC_PROT_ERR);

@@ -9,6 +9,8 @@
 #include "rmp_wqe.h"
 #include "engine/req.h"
 
+struct sk_buff;
+
 struct rmp_qp;
 
 /**
@@ -49,7 +51,8 @@ void rmp_requester_free(struct rmp_qp *qp);
 int rmp_requester_start(struct rmp_qp *qp);
 bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send);
 void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-			    const void *payload);
+			    const void *payload,
+			    const struct sk_buff *unchecked);
 void rmp_requester_flush(struct rmp_qp *qp);
 
 #endif /* RMP_REQUESTER_H */

@@ -14,6 +14,14 @@
  * receive WQE or an R_Key the requester named, each checked for the exact
  * bytes written (rmp_mr_copy_sgl(), rmp_mr_lookup_rkey()).
  *
+ * The ICRC of an RC request is checked here. A SEND, or a WRITE after its
+ * first packet, that the engine is about to execute is placed and checked
+ * in one pass over its payload; if the check fails, the engine forgets the
+ * packet (rmp_resp_discard()) and nothing else happens: no reply, no
+ * completion. The bytes it placed lie in the message in progress, where
+ * the genuine packet, retransmitted, places them again before the message
+ * can complete. Every other request is checked before it is judged.
+ *
  * UC requests go through the same engine in its UC mode and are placed
  * the same way, but nothing is answered: a message that cannot be received
  * whole (a packet lost, no receive WQE, an R_Key violation) is dropped, and
@@ -42,6 +50,7 @@
 #include "rmp_net.h"
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
+#include "rmp_recv.h"
 #include "rmp_responder.h"
 #include "engine/icrc.h"
 #include "engine/req.h"
@@ -289,7 +298,7 @@ static enum rmp_resp_status rmp_responder_take_wqe(struct rmp_qp *qp)
 static enum rmp_resp_status
 rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		   const void *payload, const struct rmp_resp_out *out,
-		   u32 flags)
+		   u32 flags, u32 *crc)
 {
 	struct rmp_responder *rs = &qp->responder;
 	struct rmp_dev *dev = rmp_qp_dev(qp);
@@ -304,7 +313,7 @@ rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 					   RMP_RESP_REM_INVALID);
 	if (len && rmp_mr_copy_sgl(dev, qp->ibqp.pd, rs->wqe.sge,
 				   rs->wqe.num_sge, out->offset,
-				   (void *)payload, len, RMP_COPY_TO_MR, NULL))
+				   (void *)payload, len, RMP_COPY_TO_MR, crc))
 		return rmp_responder_fails(qp, IB_WC_LOC_PROT_ERR,
 					   RMP_RESP_REM_OP);
 	if (out->last && (flags & RMP_OPF_IETH) &&
@@ -318,7 +327,7 @@ rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 static enum rmp_resp_status
 rmp_responder_write(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		    const void *payload, const struct rmp_resp_out *out,
-		    u32 flags)
+		    u32 flags, u32 *crc)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	u32 len = f->payload_len;
@@ -339,7 +348,7 @@ rmp_responder_write(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		return rmp_responder_fails(qp, IB_WC_REM_ACCESS_ERR,
 					   RMP_RESP_REM_ACCESS);
 	err = rmp_mr_copy(mr, out->va, (void *)payload, len, RMP_COPY_TO_MR,
-			  NULL);
+			  crc);
 	rmp_mr_put(mr);
 	return err ? rmp_responder_fails(qp, IB_WC_REM_ACCESS_ERR,
 					 RMP_RESP_REM_ACCESS) : RMP_RESP_OK;
@@ -384,17 +393,21 @@ static enum rmp_resp_status rmp_responder_atomic(struct rmp_qp *qp,
 	return err ? RMP_RESP_REM_ACCESS : RMP_RESP_OK;
 }
 
+/*
+ * Execute a request. With @crc, the payload's CRC is added to *@crc as it
+ * is placed: all of it if RMP_RESP_OK is returned.
+ */
 static enum rmp_resp_status
 rmp_responder_execute(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		      const void *payload, const struct rmp_resp_out *out,
-		      u64 *orig)
+		      u64 *orig, u32 *crc)
 {
 	u32 flags = rmp_opcode_info(f->bth.opcode)->flags;
 
 	if (flags & RMP_OPF_SEND)
-		return rmp_responder_send(qp, f, payload, out, flags);
+		return rmp_responder_send(qp, f, payload, out, flags, crc);
 	if (flags & RMP_OPF_WRITE)
-		return rmp_responder_write(qp, f, payload, out, flags);
+		return rmp_responder_write(qp, f, payload, out, flags, crc);
 	if (flags & RMP_OPF_READ)
 		return rmp_responder_read(qp, f);
 	return rmp_responder_atomic(qp, f, orig);
@@ -448,31 +461,71 @@ static void rmp_responder_abort(struct rmp_qp *qp)
 	rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), &wc, false);
 }
 
+/*
+ * Whether a request's payload is placed as its ICRC is checked, in one
+ * pass: a SEND without IETH or a WRITE after its first packet, that the
+ * engine will execute (rmp_resp_will_execute()). Where it goes comes from
+ * the responder's state (the receive WQE, the RETH of the message's first
+ * packet, checked), not from the packet: a corrupted one writes only
+ * bytes of the message in progress that its genuine packet, retransmitted,
+ * writes again before the message completes; and it is discarded before
+ * anything else happens. Any other request is checked before it is
+ * looked at.
+ */
+static bool rmp_responder_checks_late(const struct rmp_responder *rs,
+				      const struct rmp_hdr_fields *f,
+				      const struct rmp_resp_in *in)
+{
+	u32 flags = rmp_opcode_info(f->bth.opcode)->flags;
+
+	return f->payload_len && (flags & (RMP_OPF_SEND | RMP_OPF_WRITE)) &&
+	       !(flags & (RMP_OPF_RETH | RMP_OPF_IETH)) &&
+	       rmp_resp_will_execute(&rs->resp, in);
+}
+
 /**
  * rmp_responder_request() - execute and answer an RC or UC request packet
  * @qp: the QP, its responder started
  * @f: the packet's headers
  * @payload: its payload, @f->payload_len bytes
+ * @unchecked: the packet, if its ICRC is still to be checked; else NULL
  */
 void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-			   const void *payload)
+			   const void *payload,
+			   const struct sk_buff *unchecked)
 {
 	struct rmp_responder *rs = &qp->responder;
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
 	enum rmp_resp_status status;
+	u32 payload_crc = 0, *crc = NULL;
 	struct rmp_resp_out out;
 	struct rmp_resp_in in;
 	u64 orig = 0;
 	u32 flags;
 
 	rmp_resp_in_from_hdr(&in, f);
+	if (unchecked) {
+		if (rmp_responder_checks_late(rs, f, &in))
+			crc = &payload_crc;
+		else if (rmp_recv_icrc(unchecked, NULL))
+			goto corrupt;
+	}
 	rmp_resp_packet(&rs->resp, &in, &out);
+	if (WARN_ON_ONCE(crc && out.verdict != RMP_RESP_EXECUTE))
+		return;
 	if (out.aborted)
 		rmp_responder_abort(qp);
 	switch (out.verdict) {
 	case RMP_RESP_EXECUTE:
 		flags = rmp_opcode_info(f->bth.opcode)->flags;
-		status = rmp_responder_execute(qp, f, payload, &out, &orig);
+		status = rmp_responder_execute(qp, f, payload, &out, &orig,
+					       crc);
+		/* Not all of the payload placed: its CRC is read apart. */
+		if (crc && rmp_recv_icrc(unchecked, status == RMP_RESP_OK ?
+						    crc : NULL)) {
+			rmp_resp_discard(&rs->resp);
+			goto corrupt;
+		}
 		rmp_resp_executed(&rs->resp, status, orig, &out);
 		if (out.aborted) {
 			if (status == RMP_RESP_RNR)
@@ -499,6 +552,10 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		rmp_responder_send_pending_ack(qp);
 		rmp_qp_set_error(qp);
 	}
+	return;
+
+corrupt:
+	rmp_stats_inc(st, RMP_CNT_RX_DROP_ICRC);
 }
 
 /**

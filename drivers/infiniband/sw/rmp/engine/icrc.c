@@ -330,16 +330,20 @@ int rmp_icrc_generate(void *pkt, size_t len, int ip_version,
  * @pkt: packet, starting at the IP header
  * @len: bytes from the IP header through the 4-byte ICRC
  * @ip_version: 4 or 6
+ * @payload_crc: NULL, or the CRC register over the payload started from 0,
+ *	taken while the payload was copied out (rmp_crc32_copy()), as for
+ *	rmp_icrc_generate()
  *
  * Return: 0 if the ICRC matches, -EBADMSG if it does not, or the error of
- * rmp_icrc_compute().
+ * rmp_icrc_generate().
  */
-int rmp_icrc_verify(const void *pkt, size_t len, int ip_version)
+int rmp_icrc_verify(const void *pkt, size_t len, int ip_version,
+		    const u32 *payload_crc)
 {
 	u32 icrc;
 	int err;
 
-	err = rmp_icrc_compute(pkt, len, ip_version, &icrc);
+	err = rmp_icrc_compute_with(pkt, len, ip_version, payload_crc, &icrc);
 	if (err)
 		return err;
 	if (icrc != rmp_get_le32((const u8 *)pkt + len - RMP_ICRC_SIZE))

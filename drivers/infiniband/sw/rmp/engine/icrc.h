@@ -31,6 +31,7 @@ void rmp_icrc_set_crc32(rmp_crc32_fn fn);
 int rmp_icrc_compute(const void *pkt, size_t len, int ip_version, u32 *icrc);
 int rmp_icrc_generate(void *pkt, size_t len, int ip_version,
 		      const u32 *payload_crc);
-int rmp_icrc_verify(const void *pkt, size_t len, int ip_version);
+int rmp_icrc_verify(const void *pkt, size_t len, int ip_version,
+		    const u32 *payload_crc);
 
 #endif /* RMP_ENGINE_ICRC_H */

@@ -426,6 +426,28 @@ static unsigned int rmp_req_on_nak(struct rmp_req *r, u64 now, u8 syndrome)
 	return rmp_req_error(r, r->comp, RMP_REQ_ERR_BAD_RESP);
 }
 
+/*
+ * The part of the READ WQE at comp that a response at PSN una carries:
+ * false if the packet's position (LAST or not) or length is not the one
+ * that PSN must have.
+ */
+static bool rmp_req_read_part(const struct rmp_req *r,
+			      const struct rmp_hdr_fields *f, u32 opf,
+			      struct rmp_req_rsp *out)
+{
+	const struct rmp_req_wqe *w = rmp_req_at(r, r->comp);
+	bool last = w->acked == w->npsn - 1;
+	u32 len = last ? w->length - w->acked * r->mtu : r->mtu;
+
+	if (last != !!(opf & RMP_OPF_LAST) || f->payload_len != len)
+		return false;
+	out->action = RMP_REQ_RSP_READ;
+	out->slot = r->comp & r->mask;
+	out->offset = w->acked * r->mtu;
+	out->len = len;
+	return true;
+}
+
 /* READ response or atomic ACK for the WQE at comp, whose next PSN is una. */
 static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
 				    const struct rmp_hdr_fields *f, u32 opf,
@@ -434,7 +456,6 @@ static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
 	struct rmp_req_wqe *w = rmp_req_at(r, r->comp);
 	u32 idx = r->comp;
 	bool last;
-	u32 len;
 
 	if (r->comp == r->head || r->una != psn)
 		return 0;
@@ -443,21 +464,15 @@ static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
 			return rmp_req_error(r, idx, RMP_REQ_ERR_BAD_RESP);
 		out->action = RMP_REQ_RSP_ATOMIC;
 		out->slot = idx & r->mask;
-		len = 0;
 		last = true;
 	} else {
 		if (w->kind != RMP_REQ_READ)
 			return rmp_req_error(r, idx, RMP_REQ_ERR_BAD_RESP);
-		last = w->acked == w->npsn - 1;
-		len = last ? w->length - w->acked * r->mtu : r->mtu;
-		if (last != !!(opf & RMP_OPF_LAST) || f->payload_len != len) {
+		if (!rmp_req_read_part(r, f, opf, out)) {
 			r->stats.bad_rsps++;
 			return 0;
 		}
-		out->action = RMP_REQ_RSP_READ;
-		out->slot = idx & r->mask;
-		out->offset = w->acked * r->mtu;
-		out->len = len;
+		last = opf & RMP_OPF_LAST;
 	}
 
 	w->acked++;
@@ -467,6 +482,44 @@ static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
 		return rmp_req_finish(r, idx, RMP_REQ_OK);
 	}
 	return 0;
+}
+
+/**
+ * rmp_req_will_place() - whether rmp_req_ack() would place a READ response
+ * @r: requester
+ * @f: the packet's parsed headers, as for rmp_req_ack()
+ * @out: set, if so, to what rmp_req_ack() will set it to
+ *
+ * True for the READ response the requester waits for: at the oldest
+ * unacknowledged PSN, already sent, for the READ WQE next to complete,
+ * with the position and length that PSN must have (one that acknowledges
+ * earlier WQEs as well is not foreseen). Nothing changes. Where
+ * its payload goes comes from the WQE, not from the packet, so a receiver
+ * may place the payload while checking the packet's integrity, and drop
+ * the packet without calling rmp_req_ack() if that fails: a retransmission
+ * places the same bytes again before the WQE can complete.
+ *
+ * Return: true if rmp_req_ack() will return %RMP_REQ_RSP_READ in @out.
+ */
+bool rmp_req_will_place(const struct rmp_req *r,
+			const struct rmp_hdr_fields *f, struct rmp_req_rsp *out)
+{
+	const struct rmp_opcode_info *info = rmp_opcode_info(f->bth.opcode);
+	u32 psn;
+
+	if (r->qpt != RMP_QPT_RC || r->state >= RMP_REQ_ERROR || !info ||
+	    info->qpt != RMP_QPT_RC ||
+	    (info->flags & (RMP_OPF_RESP | RMP_OPF_READ)) !=
+	    (RMP_OPF_RESP | RMP_OPF_READ) ||
+	    ((info->flags & RMP_OPF_AETH) &&
+	     rmp_aeth_syn_type(f->aeth.syndrome) != RMP_AETH_ACK))
+		return false;
+	psn = rmp_psn_mask(f->bth.psn);
+	if (psn != r->una ||
+	    !rmp_psn_in_window(psn, r->una, rmp_req_off(r, r->sent_psn)) ||
+	    r->comp == r->head || rmp_req_at(r, r->comp)->kind != RMP_REQ_READ)
+		return false;
+	return rmp_req_read_part(r, f, info->flags, out);
 }
 
 /**

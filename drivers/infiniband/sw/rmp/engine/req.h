@@ -372,6 +372,8 @@ int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
 int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 		 u32 flags);
 int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt);
+bool rmp_req_will_place(const struct rmp_req *r,
+			const struct rmp_hdr_fields *f, struct rmp_req_rsp *out);
 unsigned int rmp_req_ack(struct rmp_req *r, u64 now,
 			 const struct rmp_hdr_fields *f,
 			 struct rmp_req_rsp *out);

@@ -373,6 +373,40 @@ static void rmp_resp_uc_packet(struct rmp_resp *resp,
 	resp->pending = true;
 }
 
+/* A request of the responder's transport, while it is not in error. */
+static bool rmp_resp_takes(const struct rmp_resp *resp,
+			   const struct rmp_opcode_info *info)
+{
+	return !resp->error && info &&
+	       info->qpt == (resp->uc ? RMP_QPT_UC : RMP_QPT_RC) &&
+	       (info->flags & RMP_OPF_REQ);
+}
+
+/**
+ * rmp_resp_will_execute() - whether rmp_resp_packet() would execute a packet
+ * @resp: responder
+ * @in: the packet's fields
+ *
+ * True for an RC request at the expected PSN that passes every rule, and
+ * no EXECUTE pending: rmp_resp_packet() will answer EXECUTE and change
+ * nothing else. Such a packet writes only where the state of the responder
+ * (or, for a first packet, its own RETH) says, so a receiver may place its
+ * payload while checking the packet's integrity, and rmp_resp_discard()
+ * the packet if that fails. Always false on a UC responder, whose judging
+ * may abandon a message.
+ *
+ * Return: true if the packet would be executed.
+ */
+bool rmp_resp_will_execute(const struct rmp_resp *resp,
+			   const struct rmp_resp_in *in)
+{
+	const struct rmp_opcode_info *info = rmp_opcode_info(in->opcode);
+
+	return !resp->pending && !resp->uc && rmp_resp_takes(resp, info) &&
+	       in->psn == resp->win.epsn &&
+	       rmp_resp_valid(resp, in, info->flags);
+}
+
 /**
  * rmp_resp_packet() - judge a request packet
  * @resp: responder
@@ -395,9 +429,7 @@ int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,
 		return -EBUSY;
 	memset(out, 0, sizeof(*out));
 	out->verdict = RMP_RESP_DROP;
-	if (resp->error || !info ||
-	    info->qpt != (resp->uc ? RMP_QPT_UC : RMP_QPT_RC) ||
-	    !(info->flags & RMP_OPF_REQ))
+	if (!rmp_resp_takes(resp, info))
 		return 0;
 	if (resp->uc) {
 		rmp_resp_uc_packet(resp, in, info->flags, out);
@@ -421,7 +453,6 @@ int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,
 		return 0;
 	}
 
-	resp->nak_sent = false;
 	if (!rmp_resp_valid(resp, in, info->flags)) {
 		out->verdict = RMP_RESP_INVALID;
 		rmp_resp_fatal(resp, out, RMP_NAK_INV_REQ, in->psn);
@@ -532,6 +563,8 @@ int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 		return 0;
 	}
 
+	/* The expected PSN came: a gap after it earns a NAK again. */
+	resp->nak_sent = false;
 	switch (status) {
 	case RMP_RESP_OK:
 		break;
@@ -573,6 +606,24 @@ int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 	out->reply.kind = RMP_RESP_REPLY_ATOMIC_ACK;
 	out->reply.orig = orig;
 	rmp_resp_advance(resp, 1);
+	return 0;
+}
+
+/**
+ * rmp_resp_discard() - forget the EXECUTE packet, as if never received
+ * @resp: responder
+ *
+ * For a packet found corrupted after rmp_resp_packet() judged it (see
+ * rmp_resp_will_execute()): nothing is committed and nothing answered;
+ * the requester's retransmission brings the packet again.
+ *
+ * Return: 0, or -EINVAL if no EXECUTE is pending.
+ */
+int rmp_resp_discard(struct rmp_resp *resp)
+{
+	if (!resp->pending)
+		return -EINVAL;
+	resp->pending = false;
 	return 0;
 }
 

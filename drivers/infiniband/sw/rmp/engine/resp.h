@@ -408,10 +408,13 @@ static inline void rmp_resp_in_from_hdr(struct rmp_resp_in *in,
 
 int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 		  struct rmp_resp_res *res, u32 nres);
+bool rmp_resp_will_execute(const struct rmp_resp *resp,
+			   const struct rmp_resp_in *in);
 int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,
 		    struct rmp_resp_out *out);
 int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 		      u64 orig, struct rmp_resp_out *out);
+int rmp_resp_discard(struct rmp_resp *resp);
 bool rmp_resp_read_next(struct rmp_resp_read *cur,
 			struct rmp_resp_read_pkt *pkt);
 bool rmp_resp_flush_ack(struct rmp_resp *resp, struct rmp_resp_reply *reply);

@@ -197,7 +197,8 @@ static void rmp_icrc_verify__vectors(struct kunit *test)
 	const struct rmp_icrc_vector *v = test->param_value;
 	u32 icrc = 0;
 
-	KUNIT_EXPECT_EQ(test, rmp_icrc_verify(v->bytes, v->len, v->ip_version),
+	KUNIT_EXPECT_EQ(test,
+			rmp_icrc_verify(v->bytes, v->len, v->ip_version, NULL),
 			0);
 	KUNIT_ASSERT_EQ(test, rmp_icrc_compute(v->bytes, v->len, v->ip_version,
 					       &icrc), 0);
@@ -217,7 +218,8 @@ static void rmp_icrc_verify__vectors_detect_corruption(struct kunit *test)
 		memcpy(pkt, v->bytes, v->len);
 		pkt[i] ^= 0x01;
 		KUNIT_EXPECT_EQ_MSG(test,
-				    rmp_icrc_verify(pkt, v->len, v->ip_version),
+				    rmp_icrc_verify(pkt, v->len, v->ip_version,
+						    NULL),
 				    -EBADMSG, "byte %zu", i);
 	}
 }
@@ -337,7 +339,8 @@ static void rmp_icrc_verify__every_bit(struct kunit *test)
 
 	len = build_pkt(orig, c->ip_version, c->opcode, c->payload);
 	KUNIT_ASSERT_GT(test, len, (size_t)0);
-	KUNIT_ASSERT_EQ(test, rmp_icrc_verify(orig, len, c->ip_version), 0);
+	KUNIT_ASSERT_EQ(test, rmp_icrc_verify(orig, len, c->ip_version, NULL),
+			0);
 
 	for (i = 0; i < len; i++) {
 		for (bit = 0; bit < 8; bit++) {
@@ -346,7 +349,7 @@ static void rmp_icrc_verify__every_bit(struct kunit *test)
 
 			memcpy(pkt, orig, len);
 			pkt[i] ^= m;
-			ret = rmp_icrc_verify(pkt, len, c->ip_version);
+			ret = rmp_icrc_verify(pkt, len, c->ip_version, NULL);
 			if (masked_bits(c->ip_version, i) & m) {
 				masked++;
 				KUNIT_EXPECT_EQ_MSG(test, ret, 0,
@@ -466,7 +469,8 @@ static void rmp_icrc_verify__rejects(struct kunit *test)
 	len -= c->trim;
 	memcpy(orig, pkt, sizeof(pkt));
 
-	KUNIT_EXPECT_EQ(test, rmp_icrc_verify(pkt, len, c->ip_version), c->err);
+	KUNIT_EXPECT_EQ(test, rmp_icrc_verify(pkt, len, c->ip_version, NULL),
+			c->err);
 	if (c->err != -EBADMSG) {
 		KUNIT_EXPECT_EQ(test, rmp_icrc_compute(pkt, len, c->ip_version,
 						       &icrc), c->err);
@@ -518,7 +522,8 @@ static void rmp_icrc_compute__ipv4_options_covered(struct kunit *test)
 /*
  * An ICRC generated from a payload CRC taken apart is the same ICRC, the
  * payload found from the BTH; its bytes are spoiled to show they are not
- * read, the pad's are not.
+ * read, the pad's are not. Verifying with the payload CRC accepts the
+ * packet, and refuses it with the CRC or a header byte changed.
  */
 /* One packet of rmp_icrc_generate__payload_crc(). */
 static void check_payload_crc(struct kunit *test, int v, u8 op, u32 payload)
@@ -538,6 +543,13 @@ static void check_payload_crc(struct kunit *test, int v, u8 op, u32 payload)
 	KUNIT_ASSERT_EQ(test, rmp_icrc_generate(pkt, len, v, &crc), 0);
 	KUNIT_EXPECT_EQ_MSG(test, memcmp(pkt + len - 4, ref + len - 4, 4), 0,
 			    "v%d op %u payload %u", v, op, payload);
+	/* A receiver's check, the payload's CRC taken as it was placed. */
+	KUNIT_EXPECT_EQ(test, rmp_icrc_verify(pkt, len, v, &crc), 0);
+	crc ^= 1;
+	KUNIT_EXPECT_EQ(test, rmp_icrc_verify(pkt, len, v, &crc), -EBADMSG);
+	crc ^= 1;
+	pkt[hdr - 1] ^= 0x10;
+	KUNIT_EXPECT_EQ(test, rmp_icrc_verify(pkt, len, v, &crc), -EBADMSG);
 }
 
 static void rmp_icrc_generate__payload_crc(struct kunit *test)
@@ -599,17 +611,20 @@ static void rmp_icrc_set_crc32__hook(struct kunit *test)
 
 	hook_calls = 0;
 	rmp_icrc_set_crc32(counting_crc32);
-	KUNIT_EXPECT_EQ(test, rmp_icrc_verify(v->bytes, v->len, v->ip_version),
+	KUNIT_EXPECT_EQ(test,
+			rmp_icrc_verify(v->bytes, v->len, v->ip_version, NULL),
 			0);
 	KUNIT_EXPECT_GT(test, hook_calls, 0U);
 
 	rmp_icrc_set_crc32(broken_crc32);
-	KUNIT_EXPECT_EQ(test, rmp_icrc_verify(v->bytes, v->len, v->ip_version),
+	KUNIT_EXPECT_EQ(test,
+			rmp_icrc_verify(v->bytes, v->len, v->ip_version, NULL),
 			-EBADMSG);
 
 	rmp_icrc_set_crc32(NULL);
 	hook_calls = 0;
-	KUNIT_EXPECT_EQ(test, rmp_icrc_verify(v->bytes, v->len, v->ip_version),
+	KUNIT_EXPECT_EQ(test,
+			rmp_icrc_verify(v->bytes, v->len, v->ip_version, NULL),
 			0);
 	KUNIT_EXPECT_EQ(test, hook_calls, 0U);
 }

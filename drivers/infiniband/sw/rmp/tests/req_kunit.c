@@ -958,8 +958,9 @@ static void run_step(struct kunit *test, const struct scenario *c, u32 base,
 	const struct step *s = &c->steps[i];
 	struct rmp_hdr_fields f = {};
 	struct rmp_req_done done;
+	struct rmp_req_rsp out, foretold;
 	struct rmp_req_pkt pkt;
-	struct rmp_req_rsp out;
+	bool will;
 	int ret;
 
 	switch (s->op) {
@@ -998,8 +999,12 @@ static void run_step(struct kunit *test, const struct scenario *c, u32 base,
 		f.aeth.msn = 7;
 		f.payload_len = s->len;
 		memset(&out, 0xa5, sizeof(out));
+		will = rmp_req_will_place(&h.r, &f, &foretold);
 		CHECK(rmp_req_ack(&h.r, h.now, &f, &out), s->ret);
 		CHECK(out.action, s->act);
+		/* Foretold right; not every placement is foretold. */
+		if (will)
+			CHECK(memcmp(&foretold, &out, sizeof(out)), 0);
 		if (s->act == RMP_REQ_RSP_READ || s->act == RMP_REQ_RSP_ATOMIC)
 			CHECK(out.slot, s->slot);
 		if (s->act == RMP_REQ_RSP_READ) {
@@ -1338,17 +1343,21 @@ struct sim_case {
 	u32 jitter;	/* ns added at random; reorders when > spacing */
 	u32 rnr;	/* per 1000 SENDs refused with an RNR NAK */
 	u32 window;
+	u32 corrupt;	/* per 1000 foretold READ responses, found corrupt
+			 * as they are placed and dropped
+			 */
 };
 
 static const struct sim_case sim_cases[] = {
-	{ "clean", 1, 0, 0, 0, 0, 0, 64 },
-	{ "loss 2%", 2, 0xffff00, 20, 0, 0, 0, 64 },
-	{ "loss 10%, small window", 3, 0x7fffa0, 100, 0, 0, 0, 8 },
-	{ "reordering", 4, 0xfffff0, 0, 0, 400, 0, 64 },
-	{ "duplicates", 5, 0, 0, 50, 150, 0, 32 },
-	{ "RNR", 6, 0xffffc0, 0, 0, 0, 50, 64 },
-	{ "everything", 7, 0xfffe00, 30, 20, 300, 20, 32 },
-	{ "everything, window 1", 8, 0xfffffc, 30, 20, 300, 20, 1 },
+	{ "clean", 1, 0, 0, 0, 0, 0, 64, 0 },
+	{ "loss 2%", 2, 0xffff00, 20, 0, 0, 0, 64, 0 },
+	{ "loss 10%, small window", 3, 0x7fffa0, 100, 0, 0, 0, 8, 0 },
+	{ "reordering", 4, 0xfffff0, 0, 0, 400, 0, 64, 0 },
+	{ "duplicates", 5, 0, 0, 50, 150, 0, 32, 0 },
+	{ "RNR", 6, 0xffffc0, 0, 0, 0, 50, 64, 0 },
+	{ "everything", 7, 0xfffe00, 30, 20, 300, 20, 32, 0 },
+	{ "everything, window 1", 8, 0xfffffc, 30, 20, 300, 20, 1, 0 },
+	{ "READ responses corrupt", 9, 0xffff80, 10, 0, 100, 0, 32, 100 },
 };
 
 static void sim_desc(const struct sim_case *c, char *desc)
@@ -1363,6 +1372,7 @@ struct sim_wqe {
 	u8 flags;
 	u32 len;
 	u32 got;		/* READ: response packets placed, bitmap */
+	u32 spoiled;		/* READ: packets placed corrupt, not since */
 	u64 atomic;		/* value stored by the ATOMIC response */
 	u32 msg;		/* message number at the responder */
 	u32 completions;
@@ -1398,6 +1408,8 @@ static struct {
 	u32 posted;
 	u32 completed;
 	u32 nmsgs;
+	u32 foretold;		/* READ responses rmp_req_will_place() saw */
+	u32 spoiled;		/* ... of them dropped as corrupt */
 
 	/* The model responder: an in-order RC responder. */
 	u32 epsn;
@@ -1556,11 +1568,13 @@ static void sim_request(struct kunit *test, const struct sim_case *c,
 }
 
 /* The requester receives a response packet: the kernel's part. */
-static void sim_response(struct kunit *test, const struct sim_pkt *p)
+static void sim_response(struct kunit *test, const struct sim_case *c,
+			 const struct sim_pkt *p)
 {
+	struct rmp_req_rsp out, foretold;
 	struct rmp_hdr_fields f = {};
-	struct rmp_req_rsp out;
 	struct sim_wqe *w;
+	bool will;
 
 	f.bth.opcode = p->opcode;
 	f.bth.psn = p->psn;
@@ -1568,8 +1582,20 @@ static void sim_response(struct kunit *test, const struct sim_pkt *p)
 	f.aeth.msn = p->msn;
 	f.atmack.orig = p->orig;
 	f.payload_len = p->len;
+	will = rmp_req_will_place(&sim.r, &f, &foretold);
+	/* Placed as the ICRC is checked, which fails: dropped. */
+	if (will && c->corrupt && sim_chance(c->corrupt)) {
+		w = &sim.w[sim.slot_wqe[foretold.slot]];
+		w->spoiled |= 1U << (foretold.offset / SIM_MTU);
+		sim.spoiled++;
+		return;
+	}
 	rmp_req_ack(&sim.r, sim.now, &f, &out);
 	KUNIT_ASSERT_NE(test, sim.r.state, RMP_REQ_ERROR);
+	if (will) {
+		KUNIT_ASSERT_EQ(test, memcmp(&foretold, &out, sizeof(out)), 0);
+		sim.foretold++;
+	}
 
 	switch (out.action) {
 	case RMP_REQ_RSP_READ:
@@ -1579,6 +1605,7 @@ static void sim_response(struct kunit *test, const struct sim_pkt *p)
 		KUNIT_ASSERT_EQ(test, out.len, p->len);
 		KUNIT_ASSERT_LE(test, out.offset + out.len, w->len);
 		w->got |= 1U << (out.offset / SIM_MTU);
+		w->spoiled &= ~(1U << (out.offset / SIM_MTU));
 		break;
 	case RMP_REQ_RSP_ATOMIC:
 		w = &sim.w[sim.slot_wqe[out.slot]];
@@ -1633,8 +1660,10 @@ static void sim_complete(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, (u32)done.status, (u32)RMP_REQ_OK);
 		KUNIT_ASSERT_EQ(test, (u32)done.kind, (u32)w->kind);
 		w->completions++;
-		if (w->kind == RMP_REQ_READ)
+		if (w->kind == RMP_REQ_READ) {
 			KUNIT_ASSERT_EQ(test, w->got, (u32)((1ULL << n) - 1));
+			KUNIT_ASSERT_EQ(test, w->spoiled, 0U);
+		}
 		if (w->kind == RMP_REQ_ATOMIC)
 			KUNIT_ASSERT_EQ(test, w->atomic, 0x1000000000ULL + id);
 		sim.completed++;
@@ -1706,7 +1735,7 @@ static void rmp_req__random_link(struct kunit *test)
 
 			sim.link[first] = sim.link[--sim.nlink];
 			if (p.rsp)
-				sim_response(test, &p);
+				sim_response(test, c, &p);
 			else
 				sim_request(test, c, &p);
 		}
@@ -1721,13 +1750,17 @@ static void rmp_req__random_link(struct kunit *test)
 		KUNIT_EXPECT_GT(test, sim.r.stats.retrans, 0ULL);
 	if (!c->loss && !c->jitter && !c->rnr && !c->dup)
 		KUNIT_EXPECT_EQ(test, sim.r.stats.retrans, 0ULL);
-	kunit_info(test, "%s: %llu packets, %llu resent, %llu timeouts, %llu seq NAKs, %llu RNR NAKs, %llu implicit\n",
+	KUNIT_EXPECT_GT(test, sim.foretold, 0U);
+	if (c->corrupt)
+		KUNIT_EXPECT_GT(test, sim.spoiled, 0U);
+	kunit_info(test, "%s: %llu packets, %llu resent, %llu timeouts, %llu seq NAKs, %llu RNR NAKs, %llu implicit, %u READ responses foretold, %u corrupt\n",
 		   c->name, (unsigned long long)sim.r.stats.pkts,
 		   (unsigned long long)sim.r.stats.retrans,
 		   (unsigned long long)sim.r.stats.timeouts,
 		   (unsigned long long)sim.r.stats.seq_naks,
 		   (unsigned long long)sim.r.stats.rnr_naks,
-		   (unsigned long long)sim.r.stats.implicit_naks);
+		   (unsigned long long)sim.r.stats.implicit_naks, sim.foretold,
+		   sim.spoiled);
 }
 
 static struct kunit_case rmp_req_cases[] = {

@@ -743,6 +743,7 @@ static void rmp_resp_executed__misuse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_resp_executed(&resp, RMP_RESP_OK, 0, &out),
 			0);
 	KUNIT_EXPECT_EQ(test, rmp_resp_epsn(&resp), 1U);
+	KUNIT_EXPECT_EQ(test, rmp_resp_discard(&resp), -EINVAL);
 
 	/* A QP moved to error abandons the pending packet. */
 	in.psn = 1;
@@ -753,6 +754,65 @@ static void rmp_resp_executed__misuse(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.verdict, DRP);
 	KUNIT_EXPECT_EQ(test, rmp_resp_epsn(&resp), 1U);
+}
+
+/*
+ * rmp_resp_will_execute() foretells EXECUTE and nothing else; a discarded
+ * packet moves nothing, not even the NAK already sent for a gap.
+ */
+static void rmp_resp_discard__as_if_never_received(struct kunit *test)
+{
+	struct rmp_resp_in in = { .psn = 10, .opcode = RMP_OP_RC_SEND_FIRST,
+				  .payload_len = MTU };
+	struct rmp_resp_out out;
+	struct rmp_resp resp;
+
+	resp_setup(test, &resp, 10, 0, 0, 0, 0);
+	KUNIT_EXPECT_TRUE(test, rmp_resp_will_execute(&resp, &in));
+	in.psn = 9;
+	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(&resp, &in));
+	in.psn = 11;
+	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(&resp, &in));
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, OOS);
+	KUNIT_EXPECT_EQ(test, out.reply.kind, RMP_RESP_REPLY_ACK);
+	in.psn = 10;
+	in.opcode = RMP_OP_RC_SEND_MIDDLE;
+	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(&resp, &in));
+	in.opcode = RMP_OP_UC_SEND_FIRST;
+	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(&resp, &in));
+
+	in.opcode = RMP_OP_RC_SEND_FIRST;
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(&resp, &in));
+	KUNIT_EXPECT_EQ(test, rmp_resp_discard(&resp), 0);
+	KUNIT_EXPECT_EQ(test, rmp_resp_epsn(&resp), 10U);
+	/* The gap was NAKed once: the discarded packet does not reset that. */
+	in.psn = 11;
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.verdict, OOS);
+	KUNIT_EXPECT_EQ(test, out.reply.kind, RMP_RESP_REPLY_NONE);
+	/* No message began: its middle is still out of order. */
+	in.psn = 10;
+	in.opcode = RMP_OP_RC_SEND_MIDDLE;
+	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(&resp, &in));
+
+	in.opcode = RMP_OP_RC_SEND_FIRST;
+	KUNIT_ASSERT_TRUE(test, rmp_resp_will_execute(&resp, &in));
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(&resp, RMP_RESP_OK, 0, &out),
+			0);
+	KUNIT_EXPECT_EQ(test, rmp_resp_epsn(&resp), 11U);
+	in.psn = 13;
+	in.opcode = RMP_OP_RC_SEND_MIDDLE;
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.verdict, OOS);
+	KUNIT_EXPECT_EQ(test, out.reply.kind, RMP_RESP_REPLY_ACK);
+
+	rmp_resp_set_error(&resp);
+	in.psn = 11;
+	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(&resp, &in));
 }
 
 static void rmp_resp_flush_ack__acks_the_tail(struct kunit *test)
@@ -970,8 +1030,12 @@ static u16 rnd_msg_of[RND_PSNS];
 static u8 rnd_exec[RND_PSNS];
 static struct rnd_queue rnd_fwd, rnd_rev;
 static struct rmp_resp_res rnd_res[RND_NRES];
-/* What the run went through: verdicts, RNRs, replayed READs and atomics. */
+/*
+ * What the run went through: verdicts, RNRs, replayed READs and atomics,
+ * packets found corrupt after placement.
+ */
 static u32 rnd_verdicts[RMP_RESP_DROP + 1], rnd_rnrs, rnd_replays;
+static u32 rnd_discards;
 
 struct rnd_case {
 	const char *desc;
@@ -983,6 +1047,7 @@ struct rnd_case {
 	u32 swap;
 	u32 rnr;
 	u32 ack_every;
+	u32 corrupt;	/* per mille of executed packets, discarded */
 };
 
 static void rnd_desc(const struct rnd_case *c, char *desc)
@@ -991,12 +1056,14 @@ static void rnd_desc(const struct rnd_case *c, char *desc)
 }
 
 static const struct rnd_case rnd_cases[] = {
-	{ "clean link", 1, 1000, 0, 0, 0, 0, 0, 0 },
-	{ "5% loss", 2, 0xffff80, 0xffffc0, 50, 0, 0, 0, 0 },
+	{ "clean link", 1, 1000, 0, 0, 0, 0, 0, 0, 0 },
+	{ "5% loss", 2, 0xffff80, 0xffffc0, 50, 0, 0, 0, 0, 0 },
 	{ "loss, duplicates, reordering, RNR", 3, 0xfffff0, 0xffff00, 50, 50,
-	  30, 100, 4 },
-	{ "heavy loss", 0xc0ffee, 0x7ffff0, 5, 200, 100, 50, 50, 0 },
-	{ "wrap: duplicates only", 77, 0xffffff, 0xffffff, 0, 200, 0, 0, 2 },
+	  30, 100, 4, 0 },
+	{ "heavy loss", 0xc0ffee, 0x7ffff0, 5, 200, 100, 50, 50, 0, 0 },
+	{ "wrap: duplicates only", 77, 0xffffff, 0xffffff, 0, 200, 0, 0, 2, 0 },
+	{ "loss, found corrupt after placement", 9, 0xfffe00, 0, 30, 20, 20,
+	  50, 0, 150 },
 };
 
 KUNIT_ARRAY_PARAM(rnd, rnd_cases, rnd_desc);
@@ -1201,9 +1268,18 @@ static void rnd_responder(struct kunit *test, const struct rnd_case *c,
 		struct rnd_msg *m = &rnd_msgs[rnd_msg_of[off]];
 		struct rmp_resp_out out;
 		u64 orig = 0;
+		bool will;
 
+		will = rmp_resp_will_execute(resp, in);
 		KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, in, &out), 0);
 		KUNIT_ASSERT_LT(test, out.verdict, (u8)INV);
+		KUNIT_ASSERT_EQ(test, will, out.verdict == EXE);
+		/* Its payload placed, the packet fails its ICRC: as if lost. */
+		if (will && c->corrupt && rnd_chance(c->corrupt)) {
+			KUNIT_ASSERT_EQ(test, rmp_resp_discard(resp), 0);
+			rnd_discards++;
+			continue;
+		}
 		rnd_verdicts[out.verdict]++;
 		if (out.verdict == DUP && out.reply.kind != RMP_RESP_REPLY_NONE &&
 		    out.reply.kind != RMP_RESP_REPLY_ACK)
@@ -1334,6 +1410,7 @@ static void rmp_resp_packet__random_lossy_link(struct kunit *test)
 	memset(rnd_verdicts, 0, sizeof(rnd_verdicts));
 	rnd_rnrs = 0;
 	rnd_replays = 0;
+	rnd_discards = 0;
 	rnd_build();
 	rq.total = rnd_msgs[RND_MSGS - 1].first + rnd_msgs[RND_MSGS - 1].npkts;
 	KUNIT_ASSERT_EQ(test, rmp_resp_init(&resp, &cfg, rnd_res, RND_NRES), 0);
@@ -1384,9 +1461,11 @@ static void rmp_resp_packet__random_lossy_link(struct kunit *test)
 		KUNIT_EXPECT_GT(test, rnd_replays, 0U);
 	if (c->rnr)
 		KUNIT_EXPECT_GT(test, rnd_rnrs, 0U);
-	kunit_info(test, "%u rounds: %u executed, %u duplicate (%u replayed), %u out of sequence, %u RNR\n",
+	if (c->corrupt)
+		KUNIT_EXPECT_GT(test, rnd_discards, 0U);
+	kunit_info(test, "%u rounds: %u executed, %u duplicate (%u replayed), %u out of sequence, %u RNR, %u discarded\n",
 		   rounds, rnd_verdicts[EXE], rnd_verdicts[DUP], rnd_replays,
-		   rnd_verdicts[OOS], rnd_rnrs);
+		   rnd_verdicts[OOS], rnd_rnrs, rnd_discards);
 }
 
 static struct kunit_case rmp_resp_cases[] = {
@@ -1398,6 +1477,7 @@ static struct kunit_case rmp_resp_cases[] = {
 	KUNIT_CASE_PARAM(rmp_resp_in_from_hdr__fields, from_hdr_gen_params),
 	KUNIT_CASE(rmp_resp_packet__placement),
 	KUNIT_CASE(rmp_resp_executed__misuse),
+	KUNIT_CASE(rmp_resp_discard__as_if_never_received),
 	KUNIT_CASE(rmp_resp_flush_ack__acks_the_tail),
 	KUNIT_CASE(rmp_resp_flush_ack__waits_for_the_message_end),
 	KUNIT_CASE(rmp_resp_preempts_read__duplicate_reads_only),
