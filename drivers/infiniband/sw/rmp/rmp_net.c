@@ -72,7 +72,7 @@ static int rmp_net_rcv(struct sock *sk, struct sk_buff *skb)
 	if (rn)
 		dev = xa_load(&rn->devs, skb->dev ? skb->dev->ifindex : 0);
 	if (dev)
-		rmp_recv(dev, skb);
+		rmp_recv(dev, skb, NULL);
 	else
 		kfree_skb(skb);
 	return 0;
@@ -345,7 +345,7 @@ static struct rmp_dev *rmp_net_local_dev(struct rmp_dev *dev,
 
 /* Deliver a finished packet to a device of this host, as if received. */
 static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
-			struct sk_buff *skb)
+			struct sk_buff *skb, struct rmp_recv_batch *batch)
 {
 	struct rmp_dev *to;
 	int err = 0;
@@ -358,7 +358,7 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
 	to = rmp_net_local_dev(dev, fl);
 	if (to) {
 		skb->dev = to->ndev;
-		rmp_recv(to, skb);
+		rmp_recv(to, skb, batch);
 	} else {
 		kfree_skb(skb);
 		err = -EHOSTUNREACH;
@@ -378,6 +378,8 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  *	consumed in every case
  * @payload_crc: NULL, or the CRC of the payload taken while it was copied
  *	in, for rmp_icrc_generate(): the payload is not read again
+ * @batch: the sending run's deliveries, for a local destination (see
+ *	rmp_recv()); the caller ends it with rmp_recv_batch_end()
  *
  * Adds UDP and IP headers and the ICRC, and hands the packet to the IP
  * layer, or to the receiving rmp device if the destination is local.
@@ -387,7 +389,7 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  */
 int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 		 struct dst_cache *routes, u16 sport, struct sk_buff *skb,
-		 const u32 *payload_crc)
+		 const u32 *payload_crc, struct rmp_recv_batch *batch)
 {
 	bool v6 = fl->family == AF_INET6;
 	size_t ip_len = v6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr);
@@ -424,7 +426,7 @@ int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 		/* As ip_local_out() would; a UD receiver's GRH shows it. */
 		if (!v6)
 			ip_send_check(ip_hdr(skb));
-		return rmp_net_loop(dev, &route, skb);
+		return rmp_net_loop(dev, &route, skb, batch);
 	}
 	skb_dst_set(skb, dst);
 	if (v6)

@@ -12,6 +12,7 @@
 
 struct dst_cache;
 struct rmp_dev;
+struct rmp_recv_batch;
 
 /* IANA-assigned RoCEv2 UDP destination port. */
 #define RMP_ROCE_UDP_PORT 4791
@@ -48,7 +49,7 @@ struct sk_buff *rmp_net_alloc_skb(struct rmp_dev *dev,
 				  const struct rmp_flow *fl, size_t len);
 int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 		 struct dst_cache *routes, u16 sport, struct sk_buff *skb,
-		 const u32 *payload_crc);
+		 const u32 *payload_crc, struct rmp_recv_batch *batch);
 int rmp_net_attach(struct rmp_dev *dev);
 void rmp_net_detach(struct rmp_dev *dev);
 int rmp_net_init(void);

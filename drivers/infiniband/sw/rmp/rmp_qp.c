@@ -66,7 +66,16 @@ struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn)
 }
 
 /**
- * rmp_qp_put() - release a reference from rmp_qp_get()
+ * rmp_qp_hold() - take another reference to a QP
+ * @qp: the QP, held by the caller
+ */
+void rmp_qp_hold(struct rmp_qp *qp)
+{
+	refcount_inc(&qp->ref);
+}
+
+/**
+ * rmp_qp_put() - release a reference from rmp_qp_get() or rmp_qp_hold()
  * @qp: the QP
  */
 void rmp_qp_put(struct rmp_qp *qp)
@@ -160,6 +169,7 @@ static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state, bool atomic)
 	more = rmp_recv_process(qp, atomic);
 	if (qp->requester.on)
 		more |= rmp_requester_run(qp, state == IB_QPS_RTS, !atomic);
+	rmp_recv_batch_end(&qp->deliveries);
 	if (state == IB_QPS_SQD)
 		rmp_qp_check_drained(qp);
 	if (state == IB_QPS_SQE) {

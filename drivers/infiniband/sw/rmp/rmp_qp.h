@@ -18,6 +18,7 @@
 #include "rmp_ah.h"
 #include "rmp_net.h"
 #include "rmp_queue.h"
+#include "rmp_recv.h"
 #include "rmp_requester.h"
 #include "rmp_responder.h"
 
@@ -106,6 +107,8 @@ enum rmp_qp_runner {
  * @flow: RC: addressing of the packets to the peer, fixed at RTR
  * @routes: RC: the routes of @flow, cached per CPU
  * @sport: RC: UDP source port of the QP's packets, fixed at RTR
+ * @deliveries: the packets a run delivered to a local QP (loopback),
+ *	whose run is owed at the end of this run (rmp_recv())
  * @requester: requester and completer state
  * @responder: responder state
  *
@@ -135,6 +138,7 @@ struct rmp_qp {
 	struct rmp_flow flow;
 	struct dst_cache routes;
 	u16 sport;
+	struct rmp_recv_batch deliveries;
 	struct rmp_requester requester;
 	struct rmp_responder responder;
 };
@@ -157,6 +161,7 @@ static inline enum ib_qp_state rmp_qp_state(const struct rmp_qp *qp)
 }
 
 struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn);
+void rmp_qp_hold(struct rmp_qp *qp);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);

@@ -15,8 +15,10 @@
  * with a reference); a QP whose queue is full drops it, counted as such
  * without computing the ICRC (the CPU is short already). A short packet
  * alone in the queue is taken in right there if the QP's transport is idle
- * (rmp_qp_kick_atomic()); otherwise the QP's work item is owed a run.
- * rmp_recv_process(), in that run, checks what depends on the QP
+ * (rmp_qp_kick_atomic()); otherwise the QP's work item is owed a run, at
+ * once, or for a packet looped back by a run of this host, at the end of
+ * that run (&struct rmp_recv_batch).
+ * rmp_recv_process(), in the QP's run, checks what depends on the QP
  * (transport type, for RC and UC the peer's address, for UD the Q_Key),
  * then the ICRC, and hands requests to the responder and responses to the
  * requester. Nothing reaches the transport unchecked; the ICRC, which costs
@@ -86,13 +88,42 @@ int rmp_recv_icrc(const struct sk_buff *skb, const u32 *payload_crc)
 }
 
 /**
+ * rmp_recv_batch_end() - have the QP a batch owes a run to run
+ * @batch: the batch; empty afterwards
+ */
+void rmp_recv_batch_end(struct rmp_recv_batch *batch)
+{
+	if (!batch->qp)
+		return;
+	rmp_qp_run_soon(batch->qp);
+	rmp_qp_put(batch->qp);
+	batch->qp = NULL;
+}
+
+/* Owe @qp, held by the caller, a run at the end of @batch. */
+static void rmp_recv_batch_add(struct rmp_recv_batch *batch,
+			       struct rmp_qp *qp)
+{
+	if (batch->qp == qp)
+		return;
+	rmp_recv_batch_end(batch);
+	rmp_qp_hold(qp);
+	batch->qp = qp;
+}
+
+/**
  * rmp_recv() - take in one RoCEv2 datagram
  * @dev: the device it arrived at
  * @skb: the datagram, data at the UDP header; consumed
+ * @batch: NULL, or the deliveries of a run sending several packets in a
+ *	row (loopback): a packet the destination QP's work item must take in
+ *	has it run at the end of the batch rather than at once, so that a
+ *	stream wakes the worker once per batch, not per packet
  *
  * Must be called with bottom halves disabled.
  */
-void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
+void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb,
+	      struct rmp_recv_batch *batch)
 {
 	struct rmp_hdr_fields f;
 	enum rmp_counter why;
@@ -141,6 +172,8 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb)
 	/* Taken in here, for latency, if alone in the queue. */
 	if (inline_ok && skb_queue_len(&qp->rxq) == 1)
 		rmp_qp_kick_atomic(qp);
+	else if (batch)
+		rmp_recv_batch_add(batch, qp);
 	else
 		rmp_qp_run_soon(qp);
 	rmp_qp_put(qp);

@@ -17,6 +17,12 @@
  * that fails a local check (invalid WQE, bad lkey, a UD message over the
  * MTU) is failed through the engine, which completes the WQEs before it
  * first and then moves the QP to the error state.
+ *
+ * The ICRC of a response is checked here. The READ response the engine
+ * waits for (rmp_req_will_place()) is placed and checked in one pass; if
+ * the check fails, the engine never sees it, and the response that
+ * replaces it places the same bytes again before the WQE can complete.
+ * Any other response is checked before the engine sees it.
  */
 #include <linux/ktime.h>
 #include <linux/log2.h>
@@ -406,7 +412,8 @@ static void rmp_requester_send(struct rmp_qp *qp,
 			return;
 		}
 	}
-	rmp_net_xmit(dev, fl, routes, sport, skb, &payload_crc);
+	rmp_net_xmit(dev, fl, routes, sport, skb, &payload_crc,
+		     &qp->deliveries);
 }
 
 static bool rmp_requester_xmit(struct rmp_qp *qp, u64 now)
@@ -537,11 +544,7 @@ static int rmp_requester_place(struct rmp_qp *qp,
  * @unchecked: the packet, if its ICRC is still to be checked; else NULL
  *
  * READ response data and atomic results are placed in the WQE's buffers;
- * completions and further transmission follow in rmp_requester_run(). The
- * READ response the requester waits for (rmp_req_will_place()) is placed
- * as its ICRC is checked, in one pass; if the check fails, the engine
- * never sees the packet, and the bytes placed are placed again by the
- * response that replaces it before the WQE can complete.
+ * completions and further transmission follow in rmp_requester_run().
  */
 void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			    const void *payload,

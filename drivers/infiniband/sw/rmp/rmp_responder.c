@@ -154,7 +154,7 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 		return;
 	}
 	rmp_net_xmit(dev, &qp->flow, &qp->routes, qp->sport, skb,
-		     &payload_crc);
+		     &payload_crc, &qp->deliveries);
 }
 
 static void rmp_responder_send_ack(struct rmp_qp *qp,
@@ -462,15 +462,9 @@ static void rmp_responder_abort(struct rmp_qp *qp)
 }
 
 /*
- * Whether a request's payload is placed as its ICRC is checked, in one
- * pass: a SEND without IETH or a WRITE after its first packet, that the
- * engine will execute (rmp_resp_will_execute()). Where it goes comes from
- * the responder's state (the receive WQE, the RETH of the message's first
- * packet, checked), not from the packet: a corrupted one writes only
- * bytes of the message in progress that its genuine packet, retransmitted,
- * writes again before the message completes; and it is discarded before
- * anything else happens. Any other request is checked before it is
- * looked at.
+ * Whether a request's payload is placed as its ICRC is checked (see
+ * "responder" above): a SEND without IETH or a WRITE after its first
+ * packet, which the engine will execute (rmp_resp_will_execute()).
  */
 static bool rmp_responder_checks_late(const struct rmp_responder *rs,
 				      const struct rmp_hdr_fields *f,
