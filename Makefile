@@ -50,7 +50,8 @@ unit:
 test:
 	tests/run
 
-# About 15 minutes under TCG; the report is also in build/bench/last/.
+# About 5 minutes under TCG on a quiet host; the report is also in
+# build/bench/last/
 bench: modules
 	tests/vm/run --timeout 1800 -- tests/bench/run
 
