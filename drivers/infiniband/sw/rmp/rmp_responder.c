@@ -517,6 +517,8 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		/* Not all of the payload placed: its CRC is read apart. */
 		if (crc && rmp_recv_icrc(unchecked, status == RMP_RESP_OK ?
 						    crc : NULL)) {
+			/* Nothing it did counts, a failure included. */
+			rs->wc_status = IB_WC_WR_FLUSH_ERR;
 			rmp_resp_discard(&rs->resp);
 			goto corrupt;
 		}
