@@ -390,6 +390,18 @@ void rmp_qp_run_soon(struct rmp_qp *qp)
 }
 
 /**
+ * rmp_qp_run_again() - have a run in progress go once more
+ * @qp: the QP; any context
+ *
+ * Nothing is scheduled: without a run in progress, the caller sees to one
+ * later (rmp_qp_run_soon()).
+ */
+void rmp_qp_run_again(struct rmp_qp *qp)
+{
+	rmp_qp_owe_run(qp);
+}
+
+/**
  * rmp_qp_run_now() - run a QP's transport, waiting for a run in progress
  * @qp: the QP; process context
  */

@@ -167,6 +167,7 @@ void rmp_qp_schedule(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);
 void rmp_qp_kick_atomic(struct rmp_qp *qp);
 void rmp_qp_run_soon(struct rmp_qp *qp);
+void rmp_qp_run_again(struct rmp_qp *qp);
 void rmp_qp_run_now(struct rmp_qp *qp);
 int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type);

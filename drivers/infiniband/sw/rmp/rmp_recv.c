@@ -90,20 +90,27 @@ int rmp_recv_icrc(const struct sk_buff *skb, const u32 *payload_crc)
 /**
  * rmp_recv_batch_end() - have the QP a batch owes a run to run
  * @batch: the batch; empty afterwards
+ *
+ * Unless a run of the QP took in everything queued meanwhile.
  */
 void rmp_recv_batch_end(struct rmp_recv_batch *batch)
 {
 	if (!batch->qp)
 		return;
-	rmp_qp_run_soon(batch->qp);
+	if (!skb_queue_empty_lockless(&batch->qp->rxq))
+		rmp_qp_run_soon(batch->qp);
 	rmp_qp_put(batch->qp);
 	batch->qp = NULL;
 }
 
-/* Owe @qp, held by the caller, a run at the end of @batch. */
+/*
+ * Owe @qp, held by the caller, a run at the end of @batch; a run of it in
+ * progress goes again at once, for latency.
+ */
 static void rmp_recv_batch_add(struct rmp_recv_batch *batch,
 			       struct rmp_qp *qp)
 {
+	rmp_qp_run_again(qp);
 	if (batch->qp == qp)
 		return;
 	rmp_recv_batch_end(batch);
