@@ -123,9 +123,10 @@ static void rmp_recv_batch_add(struct rmp_recv_batch *batch,
  * @dev: the device it arrived at
  * @skb: the datagram, data at the UDP header; consumed
  * @batch: NULL, or the deliveries of a run sending several packets in a
- *	row (loopback): a packet the destination QP's work item must take in
- *	has it run at the end of the batch rather than at once, so that a
- *	stream wakes the worker once per batch, not per packet
+ *	row (loopback): for a packet left to the destination QP's work item,
+ *	a run of that QP in progress goes again at once, and the work item
+ *	is scheduled at the end of the batch if the packet is still queued,
+ *	so that a stream wakes the worker once per batch, not per packet
  *
  * Must be called with bottom halves disabled.
  */
