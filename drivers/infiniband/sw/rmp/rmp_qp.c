@@ -36,8 +36,12 @@
 /* Largest value of the 5-bit timeout and RNR timer codes. */
 #define RMP_MAX_TIMER_CODE 31
 #define RMP_MAX_RETRY 7
-/* Runs of a QP's transport in one go: by a kick, by its work item. */
-#define RMP_QP_KICK_PASSES 2
+/*
+ * Runs of a QP's transport in one go: by a doorbell, by the receive path,
+ * by its work item.
+ */
+#define RMP_QP_KICK_PASSES 8
+#define RMP_QP_ATOMIC_PASSES 2
 #define RMP_QP_WORK_PASSES 16
 
 #define RMP_QP_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
@@ -167,7 +171,8 @@ static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state, bool atomic)
 		goto fail;
 
 	more = rmp_recv_process(qp, atomic);
-	if (qp->requester.on)
+	/* In atomic context, only responses give the requester work. */
+	if (qp->requester.on && (!atomic || qp->requester.answered))
 		more |= rmp_requester_run(qp, state == IB_QPS_RTS, !atomic);
 	rmp_recv_batch_end(&qp->deliveries);
 	if (state == IB_QPS_SQD)
@@ -244,16 +249,16 @@ static bool rmp_qp_started(const struct rmp_qp *qp, enum ib_qp_state state)
  * transport), what may be long (READ response streams, flushes, the
  * states other than RTR, RTS and SQD) and the QP's transmission of
  * requests, which thus leaves from few CPUs and in order.
+ *
+ * Return: whether work is left for the work item.
  */
-static void rmp_qp_run_locked(struct rmp_qp *qp, bool atomic)
+static bool rmp_qp_run_locked(struct rmp_qp *qp, bool atomic)
 {
 	enum ib_qp_state state = rmp_qp_state(qp);
 	bool more = false;
 
-	if (atomic && !rmp_qp_started(qp, state)) {
-		rmp_qp_schedule(qp);
-		return;
-	}
+	if (atomic && !rmp_qp_started(qp, state))
+		return true;
 	switch (state) {
 	case IB_QPS_RESET:
 		rmp_qp_stop(qp);
@@ -269,8 +274,7 @@ static void rmp_qp_run_locked(struct rmp_qp *qp, bool atomic)
 		break;
 	}
 	rmp_qp_arm_timer(qp);
-	if (more)
-		rmp_qp_schedule(qp);
+	return more;
 }
 
 /* Take the transport for a run. Return: %RMP_RUN_IDLE, or who holds it. */
@@ -313,36 +317,60 @@ static void rmp_qp_unlock_run(struct rmp_qp *qp)
 }
 
 /*
- * Run unless a run is in progress, which then goes again; in process
- * context, a run in atomic context in progress (short, never waiting) is
- * waited for instead, so that a doorbell sends its WQEs itself. Runs owed
+ * Take the transport, or leave: a run in progress goes again instead. In
+ * process context, a run in atomic context in progress (short, never
+ * waiting) is waited for, counted in &rmp_qp.waiters so that it leaves
+ * what is owed to the waiter rather than going again itself.
+ */
+static bool rmp_qp_take_run(struct rmp_qp *qp, bool atomic)
+{
+	bool waiting = false;
+	int holder;
+
+	for (;;) {
+		holder = rmp_qp_trylock_run(qp, atomic);
+		if (holder == RMP_RUN_IDLE || atomic ||
+		    holder != RMP_RUN_ATOMIC)
+			break;
+		if (!waiting) {
+			atomic_inc(&qp->waiters);
+			waiting = true;
+		}
+		cpu_relax();
+	}
+	if (waiting)
+		atomic_dec(&qp->waiters);
+	return holder == RMP_RUN_IDLE;
+}
+
+/*
+ * Run unless a run is in progress, which then goes again (see
+ * rmp_qp_take_run()), so that a doorbell sends its WQEs itself. Runs owed
  * while this one held the transport (typically: a loopback or veth peer
  * answered inside it, or data arrived) are done here, @passes runs in all
  * at most: a process's doorbell must return, and softirq must let go, even
  * while packets keep coming; after that, or when the CPU is wanted, the
- * work item takes over.
+ * work item takes over. A run in atomic context that a process waits for
+ * leaves the rest to it.
  */
 static void rmp_qp_try_run(struct rmp_qp *qp, bool atomic, int passes)
 {
-	int holder;
+	bool more, owed;
 
 	rmp_qp_owe_run(qp);
-	for (;;) {
-		holder = rmp_qp_trylock_run(qp, atomic);
-		if (holder != RMP_RUN_IDLE) {
-			if (atomic || holder != RMP_RUN_ATOMIC)
-				return;
-			cpu_relax();
-			continue;
-		}
+	while (rmp_qp_take_run(qp, atomic)) {
 		clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
-		rmp_qp_run_locked(qp, atomic);
-		if (!rmp_qp_release_run(qp))
+		more = rmp_qp_run_locked(qp, atomic);
+		owed = rmp_qp_release_run(qp);
+		if (atomic && atomic_read(&qp->waiters))
 			return;
-		if (!--passes || (!atomic && need_resched())) {
+		if (more || (owed && (!--passes ||
+				      (!atomic && need_resched())))) {
 			rmp_qp_schedule(qp);
 			return;
 		}
+		if (!owed)
+			return;
 	}
 }
 
@@ -371,7 +399,7 @@ void rmp_qp_kick(struct rmp_qp *qp)
  */
 void rmp_qp_kick_atomic(struct rmp_qp *qp)
 {
-	rmp_qp_try_run(qp, true, RMP_QP_KICK_PASSES);
+	rmp_qp_try_run(qp, true, RMP_QP_ATOMIC_PASSES);
 }
 
 /**
@@ -407,10 +435,14 @@ void rmp_qp_run_again(struct rmp_qp *qp)
  */
 void rmp_qp_run_now(struct rmp_qp *qp)
 {
+	bool more;
+
 	rmp_qp_lock_run(qp);
 	clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
-	rmp_qp_run_locked(qp, false);
+	more = rmp_qp_run_locked(qp, false);
 	rmp_qp_unlock_run(qp);
+	if (more)
+		rmp_qp_schedule(qp);
 }
 
 static void rmp_qp_work(struct work_struct *work)
@@ -553,6 +585,7 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	refcount_set(&qp->ref, 1);
 	atomic_set(&qp->run, RMP_RUN_IDLE);
+	atomic_set(&qp->waiters, 0);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, rmp_qp_work);
 	/*

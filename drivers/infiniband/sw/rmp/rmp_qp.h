@@ -99,6 +99,8 @@ enum rmp_qp_runner {
  * @run: who runs the transport (&enum rmp_qp_runner): the lock that
  *	makes its runs exclusive, taken with a compare-and-swap so that
  *	softirq can try it
+ * @waiters: runs in process context waiting for a run in atomic context
+ *	to end (rmp_qp_kick()); that run leaves what is owed to them
  * @flags: &enum rmp_qp_flag bits, set by the verbs and rmp_qp_kick(),
  *	cleared by the runs of the transport
  * @rxq: packets received for the QP, queued by the receive path
@@ -131,6 +133,7 @@ struct rmp_qp {
 	bool sig_all;
 	bool user;
 	atomic_t run;
+	atomic_t waiters;
 	unsigned long flags;
 	struct sk_buff_head rxq;
 	struct hrtimer timer;

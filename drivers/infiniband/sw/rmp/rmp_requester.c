@@ -505,6 +505,7 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 	u64 deadline = rmp_req_deadline(&rq->req);
 	bool more = false, failed;
 
+	rq->answered = false;
 	if (deadline && now >= deadline)
 		rmp_req_timer(&rq->req, now);
 	if (send) {
@@ -570,6 +571,7 @@ void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			return;
 		}
 	}
+	rq->answered = true;
 	rmp_req_ack(&rq->req, ktime_get_ns(), f, &rsp);
 	if (WARN_ON_ONCE(placed && rsp.action != RMP_REQ_RSP_READ))
 		return;
