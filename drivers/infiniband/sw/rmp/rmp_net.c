@@ -39,6 +39,7 @@
 #include "rmp_dev.h"
 #include "rmp_net.h"
 #include "rmp_recv.h"
+#include "engine/hdr.h"
 #include "engine/icrc.h"
 
 /**
@@ -352,7 +353,13 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
 
 	skb_dst_drop(skb);
 	skb_pull(skb, skb_transport_offset(skb));
-	skb->pkt_type = PACKET_HOST;
+	/*
+	 * The packet never leaves memory, so it carries no ICRC (zeros) and
+	 * the receive path checks none, as the loopback netdev skips
+	 * checksums: rmp_recv_looped().
+	 */
+	memset(skb_tail_pointer(skb) - RMP_ICRC_SIZE, 0, RMP_ICRC_SIZE);
+	skb->pkt_type = PACKET_LOOPBACK;
 	local_bh_disable();
 	rcu_read_lock();
 	to = rmp_net_local_dev(dev, fl);
@@ -381,8 +388,9 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  * @batch: the sending run's deliveries, for a local destination (see
  *	rmp_recv()); the caller ends it with rmp_recv_batch_end()
  *
- * Adds UDP and IP headers and the ICRC, and hands the packet to the IP
- * layer, or to the receiving rmp device if the destination is local.
+ * Adds UDP and IP headers and, for a packet leaving the host, the ICRC,
+ * and hands the packet to the IP layer, or to the receiving rmp device if
+ * the destination is local.
  *
  * Return: 0; -EMSGSIZE if the packet exceeds the path MTU; -EHOSTUNREACH,
  * -ENETUNREACH or another routing error.
@@ -414,11 +422,6 @@ int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 	else
 		rmp_net_push_ip4(skb, dst, &route);
 	skb->ip_summed = CHECKSUM_NONE;
-	err = rmp_icrc_generate(skb->data, skb->len, v6 ? 6 : 4, payload_crc);
-	if (WARN_ON_ONCE(err)) {
-		dst_release(dst);
-		goto drop;
-	}
 	rmp_stats_inc(&dev->stats, RMP_CNT_TX_PACKETS);
 
 	if (dst->dev->flags & IFF_LOOPBACK) {
@@ -427,6 +430,11 @@ int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 		if (!v6)
 			ip_send_check(ip_hdr(skb));
 		return rmp_net_loop(dev, &route, skb, batch);
+	}
+	err = rmp_icrc_generate(skb->data, skb->len, v6 ? 6 : 4, payload_crc);
+	if (WARN_ON_ONCE(err)) {
+		dst_release(dst);
+		goto drop;
 	}
 	skb_dst_set(skb, dst);
 	if (v6)

@@ -27,7 +27,10 @@
  * sender's). An RC packet's ICRC is left to the responder or the
  * requester, which take it in the same pass as the copy of the payload
  * where the data's destination does not depend on the packet (see
- * rmp_responder_request() and rmp_requester_response()).
+ * rmp_responder_request() and rmp_requester_response()). A packet looped
+ * back from this host (rmp_net_xmit() to a local address) never left
+ * memory: it carries no ICRC and none is checked, as the loopback netdev
+ * skips checksums.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -71,10 +74,18 @@ static bool rmp_recv_takes_inline(const struct sk_buff *skb)
 	       rmp_bth_opcode(rmp_recv_bth(skb)) != RMP_OP_RC_READ_REQUEST;
 }
 
+/* Looped back by rmp_net_xmit(): the packet never left memory. */
+static bool rmp_recv_looped(const struct sk_buff *skb)
+{
+	return skb->pkt_type == PACKET_LOOPBACK;
+}
+
 /**
  * rmp_recv_icrc() - check the ICRC of a received packet
  * @skb: the packet, linear, its UDP header at skb->data
  * @payload_crc: NULL, or the CRC of its payload taken as it was placed
+ *
+ * A packet looped back by this host carries no ICRC and passes.
  *
  * Return: 0, -EBADMSG for a wrong ICRC, or another error of
  * rmp_icrc_verify().
@@ -82,6 +93,9 @@ static bool rmp_recv_takes_inline(const struct sk_buff *skb)
 int rmp_recv_icrc(const struct sk_buff *skb, const u32 *payload_crc)
 {
 	const u8 *nh = skb_network_header(skb);
+
+	if (rmp_recv_looped(skb))
+		return 0;
 
 	return rmp_icrc_verify(nh, skb_tail_pointer(skb) - nh,
 			       ip_hdr(skb)->version, payload_crc);
@@ -245,7 +259,7 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	if ((info->flags & RMP_OPF_RESP) && !qp->requester.on)
 		goto drop;
 	/* RC checks the ICRC itself, with the payload's copy where it can. */
-	unchecked = qpt == RMP_QPT_RC ? skb : NULL;
+	unchecked = qpt == RMP_QPT_RC && !rmp_recv_looped(skb) ? skb : NULL;
 	if (!unchecked && rmp_recv_icrc(skb, NULL)) {
 		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_ICRC);
 		return;
