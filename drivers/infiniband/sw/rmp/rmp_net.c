@@ -344,6 +344,25 @@ static struct rmp_dev *rmp_net_local_dev(struct rmp_dev *dev,
 	return ndev ? xa_load(&rn->devs, ndev->ifindex) : NULL;
 }
 
+/**
+ * rmp_net_is_local() - whether a flow's destination is a device of this host
+ * @dev: the sending device
+ * @fl: the flow
+ *
+ * Its packets are then looped back by rmp_net_xmit(), without an ICRC.
+ *
+ * Return: true if so, now.
+ */
+bool rmp_net_is_local(struct rmp_dev *dev, const struct rmp_flow *fl)
+{
+	bool local;
+
+	rcu_read_lock();
+	local = rmp_net_local_dev(dev, fl);
+	rcu_read_unlock();
+	return local;
+}
+
 /* Deliver a finished packet to a device of this host, as if received. */
 static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
 			struct sk_buff *skb, struct rmp_recv_batch *batch)

@@ -47,6 +47,7 @@ struct rmp_flow {
 
 struct sk_buff *rmp_net_alloc_skb(struct rmp_dev *dev,
 				  const struct rmp_flow *fl, size_t len);
+bool rmp_net_is_local(struct rmp_dev *dev, const struct rmp_flow *fl);
 int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 		 struct dst_cache *routes, u16 sport, struct sk_buff *skb,
 		 const u32 *payload_crc, struct rmp_recv_batch *batch);

@@ -109,6 +109,9 @@ enum rmp_qp_runner {
  * @flow: RC: addressing of the packets to the peer, fixed at RTR
  * @routes: RC: the routes of @flow, cached per CPU
  * @sport: RC: UDP source port of the QP's packets, fixed at RTR
+ * @peer_local: RC: the peer's address was one of this host's at RTR: the
+ *	packets are looped back without an ICRC, so payloads are copied
+ *	without taking their CRC
  * @deliveries: the packets a run delivered to a local QP (loopback),
  *	whose run is owed at the end of this run (rmp_recv())
  * @requester: requester and completer state
@@ -141,6 +144,7 @@ struct rmp_qp {
 	struct rmp_flow flow;
 	struct dst_cache routes;
 	u16 sport;
+	bool peer_local;
 	struct rmp_recv_batch deliveries;
 	struct rmp_requester requester;
 	struct rmp_responder responder;

@@ -374,7 +374,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	const struct rmp_flow *fl = &qp->flow;
 	struct dst_cache *routes = &qp->routes;
 	u16 sport = pkt->sport;
-	u32 payload_crc = 0;
+	u32 payload_crc = 0, *crc = &payload_crc;
 	struct rmp_hdr_fields f;
 	struct rmp_flow ud_fl;
 	struct sk_buff *skb;
@@ -384,6 +384,8 @@ static void rmp_requester_send(struct rmp_qp *qp,
 
 	if (pkt->kind == RMP_REQ_SEND || pkt->kind == RMP_REQ_WRITE)
 		len = pkt->len;
+	if (rmp_qp_connected(qp) && qp->peer_local)
+		crc = NULL;
 	if (!rmp_qp_connected(qp)) {
 		rmp_av_to_flow(&wqe->av, &ud_fl);
 		fl = &ud_fl;
@@ -399,21 +401,23 @@ static void rmp_requester_send(struct rmp_qp *qp,
 		return;
 	}
 	if (wqe->wr.send_flags & IB_SEND_INLINE) {
-		payload_crc = rmp_crc32_copy(0, payload,
-					     wqe->inline_data + pkt->offset,
-					     len);
+		if (crc)
+			*crc = rmp_crc32_copy(0, payload,
+					      wqe->inline_data + pkt->offset,
+					      len);
+		else
+			memcpy(payload, wqe->inline_data + pkt->offset, len);
 	} else if (len) {
 		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
 				      pkt->offset, payload, len,
-				      RMP_COPY_FROM_MR, &payload_crc);
+				      RMP_COPY_FROM_MR, crc);
 		if (err) {
 			kfree_skb(skb);
 			rmp_requester_fail(qp, pkt->slot, IB_WC_LOC_PROT_ERR);
 			return;
 		}
 	}
-	rmp_net_xmit(dev, fl, routes, sport, skb, &payload_crc,
-		     &qp->deliveries);
+	rmp_net_xmit(dev, fl, routes, sport, skb, crc, &qp->deliveries);
 }
 
 static bool rmp_requester_xmit(struct rmp_qp *qp, u64 now)

@@ -106,6 +106,7 @@ int rmp_responder_start(struct rmp_qp *qp)
 	dst_cache_reset(&qp->routes);
 	qp->sport = rmp_req_udp_sport(qp->av.flow_label, qp->ibqp.qp_num,
 				      a->dest_qp_num);
+	qp->peer_local = rmp_net_is_local(rmp_qp_dev(qp), &qp->flow);
 	mutex_unlock(&qp->lock);
 
 	kfree(rs->res);
@@ -136,7 +137,7 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 			       struct rmp_mr *mr, u64 va, u32 len)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
-	u32 payload_crc = 0;
+	u32 payload_crc = 0, *crc = qp->peer_local ? NULL : &payload_crc;
 	struct sk_buff *skb;
 	void *payload;
 
@@ -147,14 +148,13 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
 		return;
 	}
-	if (len && rmp_mr_copy(mr, va, payload, len, RMP_COPY_FROM_MR,
-			       &payload_crc)) {
+	if (len && rmp_mr_copy(mr, va, payload, len, RMP_COPY_FROM_MR, crc)) {
 		/* The region shrank under the READ: send nothing. */
 		kfree_skb(skb);
 		return;
 	}
-	rmp_net_xmit(dev, &qp->flow, &qp->routes, qp->sport, skb,
-		     &payload_crc, &qp->deliveries);
+	rmp_net_xmit(dev, &qp->flow, &qp->routes, qp->sport, skb, crc,
+		     &qp->deliveries);
 }
 
 static void rmp_responder_send_ack(struct rmp_qp *qp,
