@@ -5,7 +5,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
-cd "$repo"
+cd "$repo" || exit 1
 run() { tests/vm/run --timeout 300 -- "$@"; }
 
 start=$SECONDS
@@ -36,6 +36,13 @@ check "modprobe rdma_rxe works (dependencies resolved)" run modprobe rdma_rxe
 check "modprobe rdma_rmp works" run modprobe rdma_rmp
 check "host programs run in the guest (rdma, ibv_devices, python3)" run bash -c \
 	'rdma dev >/dev/null && ibv_devices >/dev/null && /usr/bin/python3 -c "import pyverbs"'
+
+# A boot deadline of 0 s stops every boot before the guest's init.
+out=$(RMP_BOOT_TIMEOUT=0 run true 2>&1)
+status=$?
+check "a guest that does not boot fails the run" test "$status" = 124
+check "a boot that stalls is tried three times" \
+	test "$(grep -c 'did not boot within 0s' <<<"$out")" = 3
 
 out=$(run bash -c 'echo l > /proc/sysrq-trigger; sleep 1; true' 2>&1)
 status=$?
