@@ -517,16 +517,29 @@ static void rmp_mr_layout(struct rmp_mr *mr, struct rmp_mr_layout *l)
 	spin_unlock_irqrestore(&mr->lock, flags);
 }
 
-static void rmp_copy_chunk(void *mem, void *buf, size_t n,
-			   enum rmp_copy_dir dir, u32 *crc)
+/**
+ * rmp_copy() - copy bytes, taking their CRC on the way if asked
+ * @to: destination
+ * @from: source, @n bytes
+ * @n: bytes to copy
+ * @crc: NULL, or a CRC-32 register the bytes are added to
+ *	(rmp_crc32_copy())
+ */
+void rmp_copy(void *to, const void *from, size_t n, u32 *crc)
 {
-	void *to = dir == RMP_COPY_TO_MR ? mem : buf;
-	void *from = dir == RMP_COPY_TO_MR ? buf : mem;
-
 	if (crc)
 		*crc = rmp_crc32_copy(*crc, to, from, n);
 	else
 		memcpy(to, from, n);
+}
+
+static void rmp_copy_chunk(void *mem, void *buf, size_t n,
+			   enum rmp_copy_dir dir, u32 *crc)
+{
+	if (dir == RMP_COPY_TO_MR)
+		rmp_copy(mem, buf, n, crc);
+	else
+		rmp_copy(buf, mem, n, crc);
 }
 
 /**

@@ -160,6 +160,7 @@ struct rmp_mr *rmp_mr_lookup_rkey(struct rmp_dev *dev, struct ib_pd *pd,
 				  int access);
 void rmp_mr_get(struct rmp_mr *mr);
 void rmp_mr_put(struct rmp_mr *mr);
+void rmp_copy(void *to, const void *from, size_t n, u32 *crc);
 int rmp_mr_copy(struct rmp_mr *mr, u64 iova, void *buf, u64 len,
 		enum rmp_copy_dir dir, u32 *crc);
 int rmp_mr_copy_sgl(struct rmp_dev *dev, struct ib_pd *pd,

@@ -39,7 +39,6 @@
 #include "rmp_dev.h"
 #include "rmp_net.h"
 #include "rmp_recv.h"
-#include "engine/hdr.h"
 #include "engine/icrc.h"
 
 /**
@@ -373,11 +372,10 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
 	skb_dst_drop(skb);
 	skb_pull(skb, skb_transport_offset(skb));
 	/*
-	 * The packet never leaves memory, so it carries no ICRC (zeros) and
-	 * the receive path checks none, as the loopback netdev skips
-	 * checksums: rmp_recv_looped().
+	 * The packet never leaves memory, so it carries no ICRC (zeros from
+	 * rmp_pkt_new()) and the receive path checks none, as the loopback
+	 * netdev skips checksums: rmp_recv_looped().
 	 */
-	memset(skb_tail_pointer(skb) - RMP_ICRC_SIZE, 0, RMP_ICRC_SIZE);
 	skb->pkt_type = PACKET_LOOPBACK;
 	local_bh_disable();
 	rcu_read_lock();

@@ -28,7 +28,8 @@
  * @payload_len: payload bytes the caller will copy in
  * @payload: set to where the payload goes
  *
- * The pad bytes are zeroed; the ICRC is left to rmp_net_xmit().
+ * The pad bytes and the ICRC are zeroed; rmp_net_xmit() computes the ICRC
+ * of a packet that leaves the host.
  *
  * Return: the skb, or NULL without memory or for an opcode rmp cannot
  * build.
@@ -54,6 +55,6 @@ struct sk_buff *rmp_pkt_new(struct rmp_dev *dev, const struct rmp_flow *fl,
 		return NULL;
 	}
 	*payload = skb->data + info->hdr_len;
-	memset(*payload + payload_len, 0, pad);
+	memset(*payload + payload_len, 0, pad + RMP_ICRC_SIZE);
 	return skb;
 }

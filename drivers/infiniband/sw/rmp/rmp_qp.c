@@ -440,8 +440,7 @@ void rmp_qp_run_now(struct rmp_qp *qp)
 	rmp_qp_lock_run(qp);
 	clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
 	more = rmp_qp_run_locked(qp, false);
-	rmp_qp_unlock_run(qp);
-	if (more)
+	if (rmp_qp_release_run(qp) || more)
 		rmp_qp_schedule(qp);
 }
 

@@ -37,7 +37,6 @@
 #include "rmp_qp.h"
 #include "rmp_recv.h"
 #include "rmp_requester.h"
-#include "engine/icrc.h"
 
 /* WQEs taken and packets sent by one run of the transport, at most. */
 #define RMP_REQUESTER_BUDGET 64
@@ -384,9 +383,11 @@ static void rmp_requester_send(struct rmp_qp *qp,
 
 	if (pkt->kind == RMP_REQ_SEND || pkt->kind == RMP_REQ_WRITE)
 		len = pkt->len;
-	if (rmp_qp_connected(qp) && qp->peer_local)
-		crc = NULL;
-	if (!rmp_qp_connected(qp)) {
+	if (rmp_qp_connected(qp)) {
+		/* Looped back: no ICRC to take the payload's CRC for. */
+		if (qp->peer_local)
+			crc = NULL;
+	} else {
 		rmp_av_to_flow(&wqe->av, &ud_fl);
 		fl = &ud_fl;
 		routes = NULL;
@@ -401,12 +402,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 		return;
 	}
 	if (wqe->wr.send_flags & IB_SEND_INLINE) {
-		if (crc)
-			*crc = rmp_crc32_copy(0, payload,
-					      wqe->inline_data + pkt->offset,
-					      len);
-		else
-			memcpy(payload, wqe->inline_data + pkt->offset, len);
+		rmp_copy(payload, wqe->inline_data + pkt->offset, len, crc);
 	} else if (len) {
 		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
 				      pkt->offset, payload, len,
