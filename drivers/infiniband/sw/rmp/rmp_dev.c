@@ -105,8 +105,10 @@ int rmp_dev_newlink(const char *name, struct net_device *ndev)
 	dev->ndev = ndev;
 	netdev_hold(ndev, &dev->ndev_tracker, GFP_KERNEL);
 	dev->net = dev_net(ndev);
-	rmp_stats_init(&dev->stats);
 	rmp_verbs_init(dev);
+	err = rmp_stats_init(&dev->stats);
+	if (err)
+		goto err_free;
 
 	mutex_lock(&rmp_devs_lock);
 	if (rmp_dev_find_locked(ndev)) {
@@ -176,6 +178,7 @@ void rmp_dev_dealloc(struct ib_device *ibdev)
 	xa_destroy(&dev->keys);
 	xa_destroy(&dev->ahs);
 	xa_destroy(&dev->srqs);
+	rmp_stats_destroy(&dev->stats);
 }
 
 /**

@@ -2,8 +2,8 @@
 /*
  * DOC: counters
  *
- * Counters are device-wide 64-bit atomics, shown on port 1 through ib_core's
- * hw counter interface. Every packet rmp drops is counted under the reason
+ * Counters are kept per CPU and summed when read, shown on port 1 through
+ * ib_core's hw counter interface. Every packet rmp drops is counted under the reason
  * it was dropped for.
  */
 #include <rdma/ib_verbs.h>
@@ -35,15 +35,25 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 };
 
 /**
- * rmp_stats_init() - zero a counter set
+ * rmp_stats_init() - allocate a counter set, zeroed
  * @s: counters
+ *
+ * Return: 0 or -ENOMEM.
  */
-void rmp_stats_init(struct rmp_stats *s)
+int rmp_stats_init(struct rmp_stats *s)
 {
-	int i;
+	s->cpu = alloc_percpu(struct rmp_stats_set);
+	return s->cpu ? 0 : -ENOMEM;
+}
 
-	for (i = 0; i < RMP_CNT_MAX; i++)
-		atomic64_set(&s->c[i], 0);
+/**
+ * rmp_stats_destroy() - free a counter set
+ * @s: counters, from rmp_stats_init() (which may have failed)
+ */
+void rmp_stats_destroy(struct rmp_stats *s)
+{
+	free_percpu(s->cpu);
+	s->cpu = NULL;
 }
 
 /**
@@ -73,9 +83,14 @@ int rmp_stats_get(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		  u32 port_num, int index)
 {
 	struct rmp_stats *s = &to_rmp_dev(ibdev)->stats;
-	int i;
+	const struct rmp_stats_set *set;
+	int cpu, i;
 
-	for (i = 0; i < RMP_CNT_MAX; i++)
-		stats->value[i] = atomic64_read(&s->c[i]);
+	memset(stats->value, 0, sizeof(*stats->value) * RMP_CNT_MAX);
+	for_each_possible_cpu(cpu) {
+		set = per_cpu_ptr(s->cpu, cpu);
+		for (i = 0; i < RMP_CNT_MAX; i++)
+			stats->value[i] += READ_ONCE(set->c[i]);
+	}
 	return RMP_CNT_MAX;
 }

@@ -6,7 +6,7 @@
 #ifndef RMP_STATS_H
 #define RMP_STATS_H
 
-#include <linux/atomic.h>
+#include <linux/percpu.h>
 
 struct ib_device;
 struct rdma_hw_stats;
@@ -36,26 +36,37 @@ enum rmp_counter {
 };
 
 /**
+ * struct rmp_stats_set - one CPU's counts
+ * @c: one counter per enum rmp_counter; unsigned long, like the netdev
+ *	core's per-CPU counters: a reader never sees half of an update
+ */
+struct rmp_stats_set {
+	unsigned long c[RMP_CNT_MAX];
+};
+
+/**
  * struct rmp_stats - a device's counters
- * @c: one counter per enum rmp_counter
+ * @cpu: one set per CPU, summed when read: counting a packet then touches
+ *	no cache line another CPU writes
  */
 struct rmp_stats {
-	atomic64_t c[RMP_CNT_MAX];
+	struct rmp_stats_set __percpu *cpu;
 };
+
+static inline void rmp_stats_add(struct rmp_stats *s, enum rmp_counter i,
+				 unsigned long n)
+{
+	if (n)
+		this_cpu_add(s->cpu->c[i], n);
+}
 
 static inline void rmp_stats_inc(struct rmp_stats *s, enum rmp_counter i)
 {
-	atomic64_inc(&s->c[i]);
+	this_cpu_inc(s->cpu->c[i]);
 }
 
-static inline void rmp_stats_add(struct rmp_stats *s, enum rmp_counter i,
-				 u64 n)
-{
-	if (n)
-		atomic64_add(n, &s->c[i]);
-}
-
-void rmp_stats_init(struct rmp_stats *s);
+int rmp_stats_init(struct rmp_stats *s);
+void rmp_stats_destroy(struct rmp_stats *s);
 struct rdma_hw_stats *rmp_stats_alloc_port(struct ib_device *ibdev,
 					   u32 port_num);
 int rmp_stats_get(struct ib_device *ibdev, struct rdma_hw_stats *stats,
