@@ -204,18 +204,22 @@ static bool rmp_qp_flush(struct rmp_qp *qp)
 	return more;
 }
 
-/* Keep the timer at the requester's deadline. */
+/*
+ * Have the timer fire no later than the requester's deadline. A deadline
+ * moves with nearly every message sent or acknowledged; the timer follows
+ * it only when it comes earlier. Otherwise it is left as it is, and firing
+ * early or with no deadline left it has the work item run, which finds
+ * nothing due and sets it again: one early expiry per timeout period
+ * instead of a start and a cancel per message.
+ */
 static void rmp_qp_arm_timer(struct rmp_qp *qp)
 {
 	u64 at = qp->requester.on ? rmp_req_deadline(&qp->requester.req) : 0;
 
-	if (at == qp->timer_at)
+	if (!at || (hrtimer_is_queued(&qp->timer) && qp->timer_at <= at))
 		return;
 	qp->timer_at = at;
-	if (at)
-		hrtimer_start(&qp->timer, ns_to_ktime(at), HRTIMER_MODE_ABS);
-	else
-		hrtimer_try_to_cancel(&qp->timer);
+	hrtimer_start(&qp->timer, ns_to_ktime(at), HRTIMER_MODE_ABS);
 }
 
 static enum hrtimer_restart rmp_qp_timer_fn(struct hrtimer *timer)

@@ -104,8 +104,8 @@ enum rmp_qp_runner {
  * @flags: &enum rmp_qp_flag bits, set by the verbs and rmp_qp_kick(),
  *	cleared by the runs of the transport
  * @rxq: packets received for the QP, queued by the receive path
- * @timer: wakes the work item at the requester's deadline
- * @timer_at: the deadline @timer is set for (ns), 0 if none
+ * @timer: wakes the work item at the requester's deadline or before it
+ * @timer_at: the time @timer was last set for (ns)
  * @flow: RC: addressing of the packets to the peer, fixed at RTR
  * @routes: RC: the routes of @flow, cached per CPU
  * @sport: RC: UDP source port of the QP's packets, fixed at RTR
