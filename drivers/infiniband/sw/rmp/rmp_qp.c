@@ -305,6 +305,17 @@ static bool rmp_qp_release_run(struct rmp_qp *qp)
 	return test_bit(RMP_QP_RUN_AGAIN, &qp->flags);
 }
 
+/* A run starts: what was owed is done by it. */
+static void rmp_qp_start_run(struct rmp_qp *qp)
+{
+	clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+	/*
+	 * The flag cleared before the run looks at its queues, which it may
+	 * find empty without their locks; pairs with rmp_qp_owe_run().
+	 */
+	smp_mb__after_atomic();
+}
+
 /* A run is owed: set before testing &rmp_qp.run. */
 static void rmp_qp_owe_run(struct rmp_qp *qp)
 {
@@ -363,7 +374,7 @@ static void rmp_qp_try_run(struct rmp_qp *qp, bool atomic, int passes)
 
 	rmp_qp_owe_run(qp);
 	while (rmp_qp_take_run(qp, atomic)) {
-		clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+		rmp_qp_start_run(qp);
 		more = rmp_qp_run_locked(qp, atomic);
 		owed = rmp_qp_release_run(qp);
 		if (atomic && atomic_read(&qp->waiters))
@@ -442,7 +453,7 @@ void rmp_qp_run_now(struct rmp_qp *qp)
 	bool more;
 
 	rmp_qp_lock_run(qp);
-	clear_bit(RMP_QP_RUN_AGAIN, &qp->flags);
+	rmp_qp_start_run(qp);
 	more = rmp_qp_run_locked(qp, false);
 	if (rmp_qp_release_run(qp) || more)
 		rmp_qp_schedule(qp);

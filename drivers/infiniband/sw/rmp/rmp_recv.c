@@ -297,38 +297,57 @@ static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 	return preempts;
 }
 
+/*
+ * The next packet queued to the QP, if any; the usual empty queue is seen
+ * without its lock. A packet queued after the look owes the QP a run
+ * (rmp_qp_run_again() and the like), which the runs test again after
+ * clearing the flag (see rmp_qp_try_run()).
+ */
+static struct sk_buff *rmp_recv_next(struct rmp_qp *qp)
+{
+	if (skb_queue_empty_lockless(&qp->rxq))
+		return NULL;
+	return skb_dequeue(&qp->rxq);
+}
+
 /**
  * rmp_recv_process() - take in the packets queued to a QP
  * @qp: the QP, its responder started; in a run of its transport
  * @atomic: the run is in atomic context: it stops at the first packet
  *	rmp_recv_takes_inline() leaves to the work item
  *
- * Return: true if packets are left for another run.
+ * Return: true if packets are left for the work item: the budget ran out,
+ * or in atomic context, a packet is not for it. A packet queued after the
+ * queue was seen empty owes the QP a run of its own (see rmp_recv()).
  */
 bool rmp_recv_process(struct rmp_qp *qp, bool atomic)
 {
 	u32 budget = atomic ? RMP_RECV_ATOMIC_BUDGET : RMP_RECV_BUDGET;
 	struct sk_buff *skb;
+	bool left = false;
 
 	if (atomic && qp->responder.read_pending)
 		return true;
 	if (rmp_responder_resume(qp) && !rmp_recv_read_preempted(qp))
 		return true;
-	while (budget-- && (skb = skb_dequeue(&qp->rxq))) {
+	while ((skb = rmp_recv_next(qp))) {
 		if (atomic && !rmp_recv_takes_inline(skb)) {
 			skb_queue_head(&qp->rxq, skb);
+			left = true;
 			break;
 		}
 		rmp_recv_one(qp, skb);
 		consume_skb(skb);
 		/* A failed request moved the QP to the error state. */
-		if (rmp_qp_state(qp) == IB_QPS_ERR)
+		if (rmp_qp_state(qp) == IB_QPS_ERR || !--budget) {
+			left = !skb_queue_empty_lockless(&qp->rxq);
 			break;
+		}
 		if (qp->responder.read_pending && !rmp_recv_read_preempted(qp))
 			return true;
 	}
 	rmp_responder_batch_end(qp);
-	return !skb_queue_empty(&qp->rxq);
+	return left;
 }
 
 /**
