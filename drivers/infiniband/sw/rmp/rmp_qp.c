@@ -172,7 +172,7 @@ static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state, bool atomic)
 
 	more = rmp_recv_process(qp, atomic);
 	/* In atomic context, only responses give the requester work. */
-	if (qp->requester.on && (!atomic || qp->requester.answered))
+	if (qp->requester.on && (!atomic || qp->requester.answered_at))
 		more |= rmp_requester_run(qp, state == IB_QPS_RTS, !atomic);
 	rmp_recv_batch_end(&qp->deliveries);
 	if (state == IB_QPS_SQD)

@@ -501,11 +501,11 @@ static void rmp_requester_count(struct rmp_qp *qp)
 bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 {
 	struct rmp_requester *rq = &qp->requester;
-	u64 now = ktime_get_ns();
+	u64 now = rq->answered_at ?: ktime_get_ns();
 	u64 deadline = rmp_req_deadline(&rq->req);
 	bool more = false, failed;
 
-	rq->answered = false;
+	rq->answered_at = 0;
 	if (deadline && now >= deadline)
 		rmp_req_timer(&rq->req, now);
 	if (send) {
@@ -571,8 +571,9 @@ void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			return;
 		}
 	}
-	rq->answered = true;
-	rmp_req_ack(&rq->req, ktime_get_ns(), f, &rsp);
+	if (!rq->answered_at)
+		rq->answered_at = ktime_get_ns();
+	rmp_req_ack(&rq->req, rq->answered_at, f, &rsp);
 	if (WARN_ON_ONCE(placed && rsp.action != RMP_REQ_RSP_READ))
 		return;
 	if (rsp.action == RMP_REQ_RSP_READ && !placed) {

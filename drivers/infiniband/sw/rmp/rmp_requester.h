@@ -31,7 +31,8 @@ struct rmp_send_slot {
  * @slots: the WQEs, indexed like @ring
  * @nslots: a power of two no smaller than the send queue's capacity
  * @on: started (the QP reached RTS since its last RESET)
- * @answered: a response was taken in since the last rmp_requester_run()
+ * @answered_at: when the first response since the last rmp_requester_run()
+ *	was taken in (ns; 0: none yet); that run reads the clock no more
  * @dqpn: RC: destination QP number
  * @qkey: UD: the QP's Q_Key, for WQEs that ask for it
  * @seen: engine counters already added to the device's
@@ -42,7 +43,7 @@ struct rmp_requester {
 	struct rmp_send_slot *slots;
 	u32 nslots;
 	bool on;
-	bool answered;
+	u64 answered_at;
 	u32 dqpn;
 	u32 qkey;
 	struct rmp_req_stats seen;
