@@ -74,6 +74,8 @@ static bool run_one(struct kunit_suite *suite, struct kunit_case *kc,
 		kc->run_case(&test);
 	if (suite->exit)
 		suite->exit(&test);
+	while (test.nallocs)
+		free(test.allocs[--test.nallocs]);
 	return !test.failed;
 }
 

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define KUNIT_PARAM_DESC_SIZE 128
@@ -20,6 +21,8 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
+#define KUNIT_SHIM_MAX_ALLOCS 16
+
 struct kunit {
 	void *priv;
 	const char *name;
@@ -27,6 +30,8 @@ struct kunit {
 	int param_index;
 	bool failed;
 	jmp_buf abort;
+	void *allocs[KUNIT_SHIM_MAX_ALLOCS];
+	int nallocs;
 };
 
 struct kunit_case {
@@ -51,6 +56,24 @@ void kunit_shim_report(struct kunit *test, const char *file, int line,
 void kunit_shim_note(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 void kunit_shim_end(struct kunit *test, bool is_assert);
+
+#ifndef GFP_KERNEL
+#define GFP_KERNEL 0
+#endif
+
+/* Zeroed memory freed when the case ends; NULL when out of slots. */
+static inline void *kunit_kzalloc(struct kunit *test, size_t size,
+				  int gfp __attribute__((unused)))
+{
+	void *p;
+
+	if (test->nallocs == KUNIT_SHIM_MAX_ALLOCS)
+		return NULL;
+	p = calloc(1, size);
+	if (p)
+		test->allocs[test->nallocs++] = p;
+	return p;
+}
 
 #define KUNIT_CASE(test_name) { .run_case = test_name, .name = #test_name }
 #define KUNIT_CASE_PARAM(test_name, gen_params)				\

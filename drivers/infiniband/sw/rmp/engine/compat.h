@@ -15,6 +15,7 @@
 #include <linux/bits.h>
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/limits.h>
 #include <asm/byteorder.h>
 
 #else /* userspace */
@@ -60,6 +61,10 @@ typedef uint64_t __le64;
 
 #ifndef __force
 #define __force
+#endif
+
+#ifndef U32_MAX
+#define U32_MAX		((u32)~0U)
 #endif
 
 #ifndef BIT

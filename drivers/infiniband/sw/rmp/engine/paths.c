@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: path set
+ *
+ * A QP sprays its packets over a set of paths. A path is an entropy value,
+ * the UDP source port: switches hash it with the rest of the 5-tuple to
+ * pick an ECMP next hop, so different values take different routes through
+ * the fabric without the fabric knowing. Path 0 keeps the QP's standard
+ * source port; the others get values drawn from a generator seeded per QP,
+ * all distinct, in the range RoCEv2 devices use (0xC000 and up).
+ *
+ * The engine is told about every packet: sent on a path
+ * (rmp_paths_sent()), delivered, with its round-trip time and whether the
+ * receiver saw it ECN marked (rmp_paths_delivered()), or lost
+ * (rmp_paths_lost()); and it is ticked (rmp_paths_tick()). From that it
+ * keeps per path the packets in flight, a smoothed RTT, a smoothed
+ * fraction of ECN-marked deliveries and counters.
+ *
+ * A live path dies after %RMP_PATHS_DEAD_LOSSES losses with no delivery
+ * between, or when it has had packets in flight and delivered nothing for
+ * &rmp_paths_cfg.dead_after_ns. Its traffic moves to the other paths at
+ * once (rmp_paths_pick() no longer returns it); it is probed every
+ * &rmp_paths_cfg.probe_every_ns (rmp_paths_probe_due()), and a delivered
+ * probe brings it back. After %RMP_PATHS_REPLACE_PROBES lost probes in a
+ * row (rmp_paths_probe_lost()) its entropy is replaced, in case the route,
+ * not the link, is what failed.
+ * The last live path never dies: when every path stops delivering, the
+ * fault is not one path's, and the transport's own timeouts deal with it.
+ *
+ * A live path whose deliveries are mostly ECN marked while another's are
+ * mostly not, or whose RTT is four times the best path's, sits on a
+ * congested route: its entropy is replaced with a fresh value (a new
+ * route, probably), and its estimates start over.
+ *
+ * Nothing here allocates, sleeps or reads a clock: times come from the
+ * caller, so tests drive a path set with a fake clock.
+ */
+#include "paths.h"
+
+/* A live path's entropy is replaced above this ECN fraction... */
+#define RMP_PATHS_ECN_BAD	(RMP_PATHS_ONE / 2)
+/* ...if some other live path is below this one. */
+#define RMP_PATHS_ECN_GOOD	(RMP_PATHS_ONE / 4)
+/* A live path's entropy is replaced at this many times the best RTT. */
+#define RMP_PATHS_RTT_BAD	4
+
+/* xorshift32: cheap, and the same sequence in the kernel and in tests. */
+static u32 rmp_paths_random(struct rmp_paths *ps)
+{
+	u32 x = ps->rng;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	ps->rng = x;
+	return x;
+}
+
+static bool rmp_paths_sport_used(const struct rmp_paths *ps, u16 sport)
+{
+	u32 i;
+
+	for (i = 0; i < ps->cfg.npaths; i++)
+		if (ps->path[i].sport == sport)
+			return true;
+	return false;
+}
+
+/* A fresh entropy value, used by no path of the set. */
+static u16 rmp_paths_fresh_sport(struct rmp_paths *ps)
+{
+	u16 sport;
+
+	/* 64 values in use at most, out of 16384: few draws are needed. */
+	do {
+		sport = RMP_PATHS_SPORT_MIN +
+			rmp_paths_random(ps) % (0x10000 - RMP_PATHS_SPORT_MIN);
+	} while (rmp_paths_sport_used(ps, sport));
+	return sport;
+}
+
+/* Give @p a fresh entropy value; what was learnt of the old one goes. */
+static void rmp_paths_replace(struct rmp_paths *ps, struct rmp_path *p)
+{
+	p->sport = rmp_paths_fresh_sport(ps);
+	p->failed_probes = 0;
+	p->srtt_ns = 0;
+	p->ecn = 0;
+	p->stats.replaced++;
+}
+
+/**
+ * rmp_paths_init() - set up a path set, every path live
+ * @ps: the path set
+ * @cfg: its parameters
+ *
+ * Return: 0, or -EINVAL for a parameter out of range.
+ */
+int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg)
+{
+	u32 i;
+
+	if (!cfg->npaths || cfg->npaths > RMP_PATHS_MAX ||
+	    cfg->spray >= RMP_SPRAY_NR || !cfg->dead_after_ns ||
+	    !cfg->probe_every_ns ||
+	    (cfg->spray == RMP_SPRAY_FLOWLET && !cfg->flowlet_gap_ns))
+		return -EINVAL;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->cfg = *cfg;
+	/* xorshift32 must not start at 0. */
+	ps->rng = cfg->seed ^ 0x9e3779b9;
+	if (!ps->rng)
+		ps->rng = 1;
+	ps->live = cfg->npaths;
+	ps->cursor = cfg->npaths - 1;
+	/* Path 0 first, so that the others avoid its value. */
+	for (i = 0; i < cfg->npaths; i++) {
+		ps->path[i].weight = RMP_PATHS_WEIGHT_MAX;
+		ps->path[i].sport = i ? rmp_paths_fresh_sport(ps) : cfg->sport;
+	}
+	return 0;
+}
+
+static bool rmp_path_live(const struct rmp_path *p)
+{
+	return p->state == RMP_PATH_LIVE;
+}
+
+/* The live path after @from in index order, wrapping; @from if none. */
+static u32 rmp_paths_next_live(const struct rmp_paths *ps, u32 from)
+{
+	u32 i, idx;
+
+	for (i = 1; i <= ps->cfg.npaths; i++) {
+		idx = (from + i) % ps->cfg.npaths;
+		if (rmp_path_live(&ps->path[idx]))
+			return idx;
+	}
+	return from;
+}
+
+/* Smooth weighted round-robin: each live path gets its weight's share. */
+static u32 rmp_paths_pick_weighted(struct rmp_paths *ps)
+{
+	struct rmp_path *p, *best = NULL;
+	s32 total = 0;
+	u32 i;
+
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		if (!rmp_path_live(p))
+			continue;
+		p->credit += p->weight;
+		total += p->weight;
+		if (!best || p->credit > best->credit)
+			best = p;
+	}
+	best->credit -= total;
+	return best - ps->path;
+}
+
+/* The live path with the fewest packets in flight, rotating on ties. */
+static u32 rmp_paths_pick_least(const struct rmp_paths *ps)
+{
+	u32 i, idx, best = ps->cursor;
+	bool found = false;
+
+	for (i = 1; i <= ps->cfg.npaths; i++) {
+		idx = (ps->cursor + i) % ps->cfg.npaths;
+		if (!rmp_path_live(&ps->path[idx]))
+			continue;
+		if (!found || ps->path[idx].inflight < ps->path[best].inflight)
+			best = idx;
+		found = true;
+	}
+	return best;
+}
+
+/**
+ * rmp_paths_pick() - choose the path of the next packet
+ * @ps: the path set
+ * @now: the time (ns)
+ *
+ * Return: the index of a live path.
+ */
+u32 rmp_paths_pick(struct rmp_paths *ps, u64 now)
+{
+	bool same_flowlet;
+
+	switch (ps->cfg.spray) {
+	case RMP_SPRAY_WEIGHTED:
+		ps->cursor = rmp_paths_pick_weighted(ps);
+		break;
+	case RMP_SPRAY_FLOWLET:
+		same_flowlet = ps->picked &&
+			       now - ps->last_pick_ns < ps->cfg.flowlet_gap_ns &&
+			       rmp_path_live(&ps->path[ps->cursor]);
+		if (!same_flowlet)
+			ps->cursor = rmp_paths_pick_least(ps);
+		break;
+	default:
+		ps->cursor = rmp_paths_next_live(ps, ps->cursor);
+		break;
+	}
+	ps->last_pick_ns = now;
+	ps->picked = true;
+	return ps->cursor;
+}
+
+/**
+ * rmp_paths_sent() - a packet left on a path
+ * @ps: the path set
+ * @idx: the path
+ * @now: the time (ns)
+ */
+void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u64 now)
+{
+	struct rmp_path *p = &ps->path[idx];
+
+	p->stats.sent++;
+	if (!p->inflight++)
+		p->stalled_since = now;
+}
+
+static void rmp_paths_kill(struct rmp_paths *ps, struct rmp_path *p, u64 now)
+{
+	if (ps->live <= 1)
+		return;
+	p->state = RMP_PATH_DEAD;
+	p->losses = 0;
+	p->failed_probes = 0;
+	p->next_probe_ns = now + ps->cfg.probe_every_ns;
+	ps->live--;
+	p->stats.deaths++;
+}
+
+/**
+ * rmp_paths_delivered() - a packet sent on a path was acknowledged
+ * @ps: the path set
+ * @idx: the path
+ * @now: the time (ns)
+ * @rtt_ns: from its transmission to its acknowledgment
+ * @ecn: the receiver saw it ECN marked
+ *
+ * A delivery on a dead path (a probe, or a packet that was late) brings it
+ * back.
+ */
+void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
+			 u64 rtt_ns, bool ecn)
+{
+	struct rmp_path *p = &ps->path[idx];
+	u32 rtt = rtt_ns > U32_MAX ? U32_MAX : rtt_ns;
+	s32 mark = ecn ? RMP_PATHS_ONE : 0;
+
+	if (p->inflight)
+		p->inflight--;
+	p->stalled_since = now;
+	p->losses = 0;
+	p->stats.delivered++;
+	if (ecn)
+		p->stats.ecn++;
+	p->ecn += (mark - (s32)p->ecn) / 8;
+	p->srtt_ns = p->srtt_ns ? p->srtt_ns - p->srtt_ns / 8 + rtt / 8 : rtt;
+	if (!rmp_path_live(p)) {
+		p->state = RMP_PATH_LIVE;
+		p->credit = 0;
+		ps->live++;
+		p->stats.revivals++;
+	}
+}
+
+/**
+ * rmp_paths_lost() - a packet sent on a path was declared lost
+ * @ps: the path set
+ * @idx: the path
+ * @now: the time (ns)
+ *
+ * Enough losses in a row kill a live path. Not for probes: see
+ * rmp_paths_probe_lost().
+ */
+void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 now)
+{
+	struct rmp_path *p = &ps->path[idx];
+
+	if (p->inflight)
+		p->inflight--;
+	p->stats.lost++;
+	if (rmp_path_live(p) && ++p->losses >= RMP_PATHS_DEAD_LOSSES)
+		rmp_paths_kill(ps, p, now);
+}
+
+/**
+ * rmp_paths_probe_lost() - a probe of a dead path was declared lost
+ * @ps: the path set
+ * @idx: the path
+ *
+ * After %RMP_PATHS_REPLACE_PROBES of them in a row, the path gets a fresh
+ * entropy value for its next probes.
+ */
+void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx)
+{
+	struct rmp_path *p = &ps->path[idx];
+
+	if (p->inflight)
+		p->inflight--;
+	p->stats.lost++;
+	if (!rmp_path_live(p) &&
+	    ++p->failed_probes >= RMP_PATHS_REPLACE_PROBES)
+		rmp_paths_replace(ps, p);
+}
+
+/* Best smoothed RTT and lowest ECN fraction among the live paths. */
+static void rmp_paths_best(const struct rmp_paths *ps, u32 *srtt, u32 *ecn)
+{
+	const struct rmp_path *p;
+	u32 i;
+
+	*srtt = 0;
+	*ecn = RMP_PATHS_ONE;
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		if (!rmp_path_live(p))
+			continue;
+		if (p->srtt_ns && (!*srtt || p->srtt_ns < *srtt))
+			*srtt = p->srtt_ns;
+		if (p->ecn < *ecn)
+			*ecn = p->ecn;
+	}
+}
+
+/* Weight of a live path: less for ECN marks and for RTT above the best. */
+static u32 rmp_paths_weight(const struct rmp_path *p, u32 best_srtt)
+{
+	u64 w = (u64)RMP_PATHS_WEIGHT_MAX * (RMP_PATHS_ONE - p->ecn) /
+		RMP_PATHS_ONE;
+
+	if (best_srtt && p->srtt_ns > best_srtt)
+		w = w * best_srtt / p->srtt_ns;
+	return w ? w : 1;
+}
+
+/**
+ * rmp_paths_tick() - act on time: silent paths die, congested routes are
+ *	left, weights follow the estimates
+ * @ps: the path set
+ * @now: the time (ns)
+ *
+ * Call it at rmp_paths_deadline() and whenever convenient (once per run of
+ * the transport); it costs one pass over the paths.
+ */
+void rmp_paths_tick(struct rmp_paths *ps, u64 now)
+{
+	u32 i, best_srtt, best_ecn;
+	struct rmp_path *p;
+
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		if (rmp_path_live(p) && p->inflight &&
+		    now - p->stalled_since >= ps->cfg.dead_after_ns)
+			rmp_paths_kill(ps, p, now);
+	}
+	rmp_paths_best(ps, &best_srtt, &best_ecn);
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		if (!rmp_path_live(p))
+			continue;
+		if ((p->ecn > RMP_PATHS_ECN_BAD &&
+		     best_ecn < RMP_PATHS_ECN_GOOD) ||
+		    (best_srtt &&
+		     p->srtt_ns / RMP_PATHS_RTT_BAD > best_srtt))
+			rmp_paths_replace(ps, p);
+		p->weight = rmp_paths_weight(p, best_srtt);
+	}
+}
+
+/**
+ * rmp_paths_probe_due() - a dead path to probe now
+ * @ps: the path set
+ * @now: the time (ns)
+ *
+ * The caller sends one packet on the path (and reports it like any other);
+ * the path's next probe is then due a period later.
+ *
+ * Return: the path's index, or -ENOENT if no probe is due.
+ */
+int rmp_paths_probe_due(struct rmp_paths *ps, u64 now)
+{
+	struct rmp_path *p;
+	u32 i;
+
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		if (!rmp_path_live(p) && p->next_probe_ns <= now) {
+			p->next_probe_ns = now + ps->cfg.probe_every_ns;
+			return i;
+		}
+	}
+	return -ENOENT;
+}
+
+/**
+ * rmp_paths_deadline() - when the path set next has work
+ * @ps: the path set
+ *
+ * Return: the earliest time (ns) a live path with packets in flight would
+ * be declared dead or a dead one probed, or 0 if neither can happen.
+ */
+u64 rmp_paths_deadline(const struct rmp_paths *ps)
+{
+	const struct rmp_path *p;
+	u64 at, first = 0;
+	u32 i;
+
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		if (rmp_path_live(p) && !p->inflight)
+			continue;
+		at = rmp_path_live(p) ? p->stalled_since + ps->cfg.dead_after_ns :
+					p->next_probe_ns;
+		if (!first || at < first)
+			first = at;
+	}
+	return first;
+}

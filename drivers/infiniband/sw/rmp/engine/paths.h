@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Path set of one QP: the entropy values (UDP source ports) its packets
+ * are spread over, the health of each, and the choice of one per packet.
+ */
+#ifndef RMP_ENGINE_PATHS_H
+#define RMP_ENGINE_PATHS_H
+
+#include "compat.h"
+
+/* Paths per QP, at most. */
+#define RMP_PATHS_MAX			64
+/* Lowest UDP source port a fresh entropy value takes (RoCEv2 practice). */
+#define RMP_PATHS_SPORT_MIN		0xc000
+/* Losses in a row, with no delivery between, that make a path dead. */
+#define RMP_PATHS_DEAD_LOSSES		3
+/* Failed probes of a dead path after which its entropy is replaced. */
+#define RMP_PATHS_REPLACE_PROBES	3
+/* Fixed-point one for ECN fractions (rmp_path.ecn). */
+#define RMP_PATHS_ONE			1024
+/* Weight of the best path in %RMP_SPRAY_WEIGHTED. */
+#define RMP_PATHS_WEIGHT_MAX		64
+
+/**
+ * enum rmp_spray - how rmp_paths_pick() chooses among the live paths
+ * @RMP_SPRAY_RR: round-robin, one packet per path in turn
+ * @RMP_SPRAY_WEIGHTED: smooth weighted round-robin, each path's weight
+ *	falling with the fraction of its deliveries the receiver saw ECN
+ *	marked and with its RTT above the best path's
+ * @RMP_SPRAY_FLOWLET: stay on one path while packets follow each other
+ *	closely; after a gap of &rmp_paths_cfg.flowlet_gap_ns, move to the
+ *	live path with the fewest packets in flight. A gap longer than the
+ *	paths' delay difference lets the new path carry on without
+ *	reordering.
+ * @RMP_SPRAY_NR: number of policies
+ */
+enum rmp_spray {
+	RMP_SPRAY_RR,
+	RMP_SPRAY_WEIGHTED,
+	RMP_SPRAY_FLOWLET,
+	RMP_SPRAY_NR,
+};
+
+/**
+ * enum rmp_path_state - whether a path carries traffic
+ * @RMP_PATH_LIVE: it does
+ * @RMP_PATH_DEAD: it stopped delivering; it carries only probes, every
+ *	&rmp_paths_cfg.probe_every_ns, until one is delivered
+ */
+enum rmp_path_state {
+	RMP_PATH_LIVE,
+	RMP_PATH_DEAD,
+};
+
+/**
+ * struct rmp_path_stats - counters of one path, for the user
+ * @sent: packets sent on it (probes included)
+ * @delivered: packets the receiver acknowledged
+ * @lost: packets declared lost
+ * @ecn: deliveries the receiver saw ECN (CE) marked
+ * @deaths: times it was declared dead
+ * @revivals: times a probe brought it back
+ * @replaced: times its entropy was replaced with a fresh value
+ */
+struct rmp_path_stats {
+	u64 sent;
+	u64 delivered;
+	u64 lost;
+	u64 ecn;
+	u64 deaths;
+	u64 revivals;
+	u64 replaced;
+};
+
+/**
+ * struct rmp_path - one path of a QP
+ * @sport: its entropy: the UDP source port of its packets
+ * @state: &enum rmp_path_state
+ * @losses: losses since its last delivery
+ * @failed_probes: probes lost in a row since it died or its entropy was
+ *	last replaced
+ * @inflight: packets sent on it that are neither delivered nor lost
+ * @weight: share in %RMP_SPRAY_WEIGHTED, 1 to %RMP_PATHS_WEIGHT_MAX
+ * @credit: smooth weighted round-robin accumulator
+ * @srtt_ns: smoothed round-trip time, 0 before the first sample
+ * @ecn: smoothed fraction of deliveries ECN marked, in
+ *	1/%RMP_PATHS_ONE
+ * @stalled_since: when it last went from nothing in flight to something,
+ *	or last delivered with packets still in flight: the start of the
+ *	silence rmp_paths_tick() measures
+ * @next_probe_ns: when a dead path is probed next
+ * @stats: counters
+ */
+struct rmp_path {
+	u16 sport;
+	u8 state;
+	u8 losses;
+	u8 failed_probes;
+	u32 inflight;
+	u32 weight;
+	s32 credit;
+	u32 srtt_ns;
+	u32 ecn;
+	u64 stalled_since;
+	u64 next_probe_ns;
+	struct rmp_path_stats stats;
+};
+
+/**
+ * struct rmp_paths_cfg - a path set's parameters
+ * @npaths: paths, 1 to %RMP_PATHS_MAX
+ * @spray: &enum rmp_spray
+ * @sport: entropy of path 0: the QP's standard UDP source port, which a
+ *	single-path QP keeps
+ * @seed: seeds the entropy of the other paths and of replacements (the
+ *	QPN is a good one: QPs then spread differently)
+ * @dead_after_ns: a live path with packets in flight and no delivery for
+ *	this long is dead
+ * @probe_every_ns: a dead path is probed this often
+ * @flowlet_gap_ns: the gap that ends a flowlet (%RMP_SPRAY_FLOWLET)
+ */
+struct rmp_paths_cfg {
+	u32 npaths;
+	u8 spray;
+	u16 sport;
+	u32 seed;
+	u64 dead_after_ns;
+	u64 probe_every_ns;
+	u64 flowlet_gap_ns;
+};
+
+/**
+ * struct rmp_paths - the path set of one QP
+ * @cfg: parameters
+ * @live: paths in %RMP_PATH_LIVE
+ * @cursor: the path %RMP_SPRAY_RR took last, or the current flowlet's
+ * @last_pick_ns: when rmp_paths_pick() last chose, for flowlets
+ * @picked: rmp_paths_pick() has chosen before
+ * @rng: state of the entropy generator
+ * @path: the paths, @cfg.npaths of them
+ */
+struct rmp_paths {
+	struct rmp_paths_cfg cfg;
+	u32 live;
+	u32 cursor;
+	u64 last_pick_ns;
+	bool picked;
+	u32 rng;
+	struct rmp_path path[RMP_PATHS_MAX];
+};
+
+int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg);
+u32 rmp_paths_pick(struct rmp_paths *ps, u64 now);
+void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u64 now);
+void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
+			 u64 rtt_ns, bool ecn);
+void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 now);
+void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx);
+void rmp_paths_tick(struct rmp_paths *ps, u64 now);
+int rmp_paths_probe_due(struct rmp_paths *ps, u64 now);
+u64 rmp_paths_deadline(const struct rmp_paths *ps);
+
+#endif /* RMP_ENGINE_PATHS_H */

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the path set: entropy values, spraying policies, path
+ * death, probing and revival, entropy replacement; time is a fake clock.
+ */
+#include <kunit/test.h>
+
+#include "../engine/paths.h"
+
+#define US	1000ULL
+#define MS	(1000 * US)
+
+static const struct rmp_paths_cfg base_cfg = {
+	.npaths = 4,
+	.spray = RMP_SPRAY_RR,
+	.sport = 0xd123,
+	.seed = 0x1234,
+	.dead_after_ns = 10 * MS,
+	.probe_every_ns = 5 * MS,
+	.flowlet_gap_ns = 50 * US,
+};
+
+/* A path set is too big for a kernel stack. */
+static struct rmp_paths *new_set(struct kunit *test)
+{
+	struct rmp_paths *ps = kunit_kzalloc(test, sizeof(*ps), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ps);
+	return ps;
+}
+
+static void setup(struct kunit *test, struct rmp_paths *ps, u32 npaths,
+		  u8 spray)
+{
+	struct rmp_paths_cfg cfg = base_cfg;
+
+	cfg.npaths = npaths;
+	cfg.spray = spray;
+	KUNIT_ASSERT_EQ(test, rmp_paths_init(ps, &cfg), 0);
+}
+
+/* Send one packet on @idx at @now and have it delivered @rtt later. */
+static void roundtrip(struct rmp_paths *ps, u32 idx, u64 now, u64 rtt,
+		      bool ecn)
+{
+	rmp_paths_sent(ps, idx, now);
+	rmp_paths_delivered(ps, idx, now + rtt, rtt, ecn);
+}
+
+/* Lose RMP_PATHS_DEAD_LOSSES packets in a row on @idx. */
+static void kill_path(struct rmp_paths *ps, u32 idx, u64 now)
+{
+	int i;
+
+	for (i = 0; i < RMP_PATHS_DEAD_LOSSES; i++) {
+		rmp_paths_sent(ps, idx, now);
+		rmp_paths_lost(ps, idx, now);
+	}
+}
+
+/* @got is @want, give or take one. */
+static void expect_about(struct kunit *test, u32 got, u32 want)
+{
+	KUNIT_EXPECT_LE(test, got, want + 1);
+	KUNIT_EXPECT_GE(test, got + 1, want);
+}
+
+struct init_case {
+	const char *desc;
+	u32 npaths;
+	u8 spray;
+	u64 dead_after_ns;
+	u64 probe_every_ns;
+	u64 flowlet_gap_ns;
+	int err;
+};
+
+static void init_desc(const struct init_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->desc);
+}
+
+static const struct init_case init_cases[] = {
+	{ "no path", 0, RMP_SPRAY_RR, MS, MS, 0, -EINVAL },
+	{ "one path", 1, RMP_SPRAY_RR, MS, MS, 0, 0 },
+	{ "maximum", RMP_PATHS_MAX, RMP_SPRAY_RR, MS, MS, 0, 0 },
+	{ "one over the maximum", RMP_PATHS_MAX + 1, RMP_SPRAY_RR, MS, MS, 0,
+	  -EINVAL },
+	{ "unknown policy", 4, RMP_SPRAY_NR, MS, MS, 0, -EINVAL },
+	{ "no death time", 4, RMP_SPRAY_RR, 0, MS, 0, -EINVAL },
+	{ "no probe period", 4, RMP_SPRAY_RR, MS, 0, 0, -EINVAL },
+	{ "flowlet without a gap", 4, RMP_SPRAY_FLOWLET, MS, MS, 0, -EINVAL },
+	{ "flowlet with a gap", 4, RMP_SPRAY_FLOWLET, MS, MS, US, 0 },
+	{ "weighted", 4, RMP_SPRAY_WEIGHTED, MS, MS, 0, 0 },
+};
+
+KUNIT_ARRAY_PARAM(init, init_cases, init_desc);
+
+static void rmp_paths_init__validates(struct kunit *test)
+{
+	const struct init_case *c = test->param_value;
+	struct rmp_paths_cfg cfg = base_cfg;
+	struct rmp_paths *ps = new_set(test);
+
+	cfg.npaths = c->npaths;
+	cfg.spray = c->spray;
+	cfg.dead_after_ns = c->dead_after_ns;
+	cfg.probe_every_ns = c->probe_every_ns;
+	cfg.flowlet_gap_ns = c->flowlet_gap_ns;
+	KUNIT_EXPECT_EQ(test, rmp_paths_init(ps, &cfg), c->err);
+	if (!c->err)
+		KUNIT_EXPECT_EQ(test, ps->live, c->npaths);
+}
+
+static void rmp_paths_init__distinct_entropy(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test), *again = new_set(test);
+	struct rmp_paths *other = new_set(test);
+	struct rmp_paths_cfg cfg = base_cfg;
+	u32 i, j, differ = 0;
+
+	setup(test, ps, RMP_PATHS_MAX, RMP_SPRAY_RR);
+	setup(test, again, RMP_PATHS_MAX, RMP_SPRAY_RR);
+	cfg.npaths = RMP_PATHS_MAX;
+	cfg.seed = 0x4321;
+	KUNIT_ASSERT_EQ(test, rmp_paths_init(other, &cfg), 0);
+
+	KUNIT_EXPECT_EQ(test, ps->path[0].sport, base_cfg.sport);
+	for (i = 0; i < RMP_PATHS_MAX; i++) {
+		KUNIT_EXPECT_GE(test, ps->path[i].sport, RMP_PATHS_SPORT_MIN);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_NE(test, ps->path[i].sport,
+					ps->path[j].sport);
+		/* The same seed gives the same values; another does not. */
+		KUNIT_EXPECT_EQ(test, ps->path[i].sport, again->path[i].sport);
+		differ += ps->path[i].sport != other->path[i].sport;
+	}
+	KUNIT_EXPECT_EQ(test, other->path[0].sport, base_cfg.sport);
+	KUNIT_EXPECT_GE(test, differ, RMP_PATHS_MAX - 2);
+}
+
+/* 64 draws out of 16384 values collide for about one seed in eight. */
+static void rmp_paths_init__never_repeats_entropy(struct kunit *test)
+{
+	struct rmp_paths_cfg cfg = base_cfg;
+	u32 seed, i, j, repeats = 0;
+	struct rmp_paths *ps = new_set(test);
+
+	cfg.npaths = RMP_PATHS_MAX;
+	for (seed = 0; seed < 100; seed++) {
+		cfg.seed = seed;
+		KUNIT_ASSERT_EQ(test, rmp_paths_init(ps, &cfg), 0);
+		for (i = 0; i < RMP_PATHS_MAX; i++)
+			for (j = 0; j < i; j++)
+				repeats += ps->path[i].sport == ps->path[j].sport;
+	}
+	KUNIT_EXPECT_EQ(test, repeats, 0);
+}
+
+static void rmp_paths_pick__round_robin_is_even(struct kunit *test)
+{
+	u32 count[RMP_PATHS_MAX] = {}, i;
+	struct rmp_paths *ps = new_set(test);
+
+	setup(test, ps, RMP_PATHS_MAX, RMP_SPRAY_RR);
+	for (i = 0; i < 100 * RMP_PATHS_MAX; i++)
+		count[rmp_paths_pick(ps, i * US)]++;
+	for (i = 0; i < RMP_PATHS_MAX; i++)
+		KUNIT_EXPECT_EQ(test, count[i], 100);
+}
+
+static void rmp_paths_pick__skips_dead_paths(struct kunit *test)
+{
+	u32 count[4] = {}, i;
+	struct rmp_paths *ps = new_set(test);
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	kill_path(ps, 2, MS);
+	KUNIT_ASSERT_EQ(test, ps->path[2].state, RMP_PATH_DEAD);
+	KUNIT_EXPECT_EQ(test, ps->live, 3);
+	for (i = 0; i < 300; i++)
+		count[rmp_paths_pick(ps, MS + i * US)]++;
+	KUNIT_EXPECT_EQ(test, count[0], 100);
+	KUNIT_EXPECT_EQ(test, count[1], 100);
+	KUNIT_EXPECT_EQ(test, count[2], 0);
+	KUNIT_EXPECT_EQ(test, count[3], 100);
+}
+
+static void rmp_paths_pick__weighted_avoids_ecn(struct kunit *test)
+{
+	u32 count[4] = {}, i, w;
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS;
+
+	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
+	/* Clean paths: equal shares. */
+	for (i = 0; i < 400; i++)
+		count[rmp_paths_pick(ps, t)]++;
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, count[i], 100);
+
+	/* Path 1 has every fourth delivery marked: a quarter. */
+	for (i = 0; i < 64; i++) {
+		roundtrip(ps, 0, t, 20 * US, false);
+		roundtrip(ps, 1, t, 20 * US, i % 4 == 0);
+		roundtrip(ps, 2, t, 20 * US, false);
+		roundtrip(ps, 3, t, 20 * US, false);
+		t += 100 * US;
+	}
+	rmp_paths_tick(ps, t);
+	w = ps->path[1].weight;
+	KUNIT_EXPECT_LT(test, w, ps->path[0].weight);
+	KUNIT_EXPECT_EQ(test, ps->path[0].weight, RMP_PATHS_WEIGHT_MAX);
+	/* A quarter marked is congestion to weigh, not a route to leave. */
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
+
+	/* Over ten cycles of the total weight, each gets ten weights. */
+	memset(count, 0, sizeof(count));
+	for (i = 0; i < 10 * (3 * RMP_PATHS_WEIGHT_MAX + w); i++)
+		count[rmp_paths_pick(ps, t)]++;
+	expect_about(test, count[0], 10 * RMP_PATHS_WEIGHT_MAX);
+	expect_about(test, count[1], 10 * w);
+	expect_about(test, count[2], 10 * RMP_PATHS_WEIGHT_MAX);
+	expect_about(test, count[3], 10 * RMP_PATHS_WEIGHT_MAX);
+}
+
+static void rmp_paths_pick__weighted_avoids_slow_paths(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS;
+	int i;
+
+	setup(test, ps, 2, RMP_SPRAY_WEIGHTED);
+	for (i = 0; i < 32; i++) {
+		roundtrip(ps, 0, t, 20 * US, false);
+		roundtrip(ps, 1, t, 40 * US, false);
+		t += 100 * US;
+	}
+	rmp_paths_tick(ps, t);
+	/* Twice the RTT: half the weight; not yet a route to leave. */
+	KUNIT_EXPECT_EQ(test, ps->path[0].weight, RMP_PATHS_WEIGHT_MAX);
+	KUNIT_EXPECT_EQ(test, ps->path[1].weight, RMP_PATHS_WEIGHT_MAX / 2);
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
+}
+
+static void rmp_paths_pick__flowlets(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u32 first, second;
+	u64 t = MS;
+	int i;
+
+	setup(test, ps, 4, RMP_SPRAY_FLOWLET);
+	first = rmp_paths_pick(ps, t);
+	rmp_paths_sent(ps, first, t);
+	/* Back to back: the same path, whatever it has in flight. */
+	for (i = 0; i < 10; i++) {
+		t += 10 * US;
+		KUNIT_EXPECT_EQ(test, rmp_paths_pick(ps, t), first);
+		rmp_paths_sent(ps, first, t);
+	}
+	/* A gap: the path with the fewest packets in flight. */
+	t += base_cfg.flowlet_gap_ns;
+	second = rmp_paths_pick(ps, t);
+	KUNIT_EXPECT_NE(test, second, first);
+	KUNIT_EXPECT_EQ(test, ps->path[second].inflight, 0);
+	/* A flowlet whose path died moves at once. */
+	kill_path(ps, second, t);
+	t += US;
+	KUNIT_EXPECT_NE(test, rmp_paths_pick(ps, t), second);
+}
+
+static void rmp_paths_tick__silent_path_dies(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
+	rmp_paths_sent(ps, 2, t);
+	rmp_paths_sent(ps, 2, t + US);
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps),
+			t + base_cfg.dead_after_ns);
+	/* Other paths deliver meanwhile; path 2 says nothing. */
+	roundtrip(ps, 0, t, 20 * US, false);
+	rmp_paths_tick(ps, t + base_cfg.dead_after_ns - 1);
+	KUNIT_EXPECT_EQ(test, ps->path[2].state, RMP_PATH_LIVE);
+	rmp_paths_tick(ps, t + base_cfg.dead_after_ns);
+	KUNIT_EXPECT_EQ(test, ps->path[2].state, RMP_PATH_DEAD);
+	KUNIT_EXPECT_EQ(test, ps->path[2].stats.deaths, 1);
+	KUNIT_EXPECT_EQ(test, ps->live, 3);
+	/* Now the deadline is its first probe. */
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps),
+			t + base_cfg.dead_after_ns + base_cfg.probe_every_ns);
+}
+
+static void rmp_paths_tick__delivery_restarts_the_clock(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS;
+
+	setup(test, ps, 2, RMP_SPRAY_RR);
+	rmp_paths_sent(ps, 1, t);
+	rmp_paths_sent(ps, 1, t);
+	rmp_paths_delivered(ps, 1, t + 8 * MS, 8 * MS, false);
+	rmp_paths_tick(ps, t + 12 * MS);
+	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_LIVE);
+	rmp_paths_tick(ps, t + 18 * MS);
+	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_DEAD);
+}
+
+static void rmp_paths_lost__losses_in_a_row_kill(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS;
+	int i;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	/* A delivery between losses keeps the path. */
+	for (i = 0; i < 10; i++) {
+		rmp_paths_sent(ps, 1, t);
+		rmp_paths_lost(ps, 1, t);
+		rmp_paths_sent(ps, 1, t);
+		rmp_paths_lost(ps, 1, t);
+		roundtrip(ps, 1, t, 20 * US, false);
+	}
+	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.lost, 20);
+	kill_path(ps, 1, t);
+	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_DEAD);
+	KUNIT_EXPECT_EQ(test, ps->path[1].inflight, 0);
+}
+
+static void rmp_paths_kill__last_path_lives(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS;
+
+	setup(test, ps, 2, RMP_SPRAY_RR);
+	kill_path(ps, 0, t);
+	kill_path(ps, 1, t);
+	rmp_paths_sent(ps, 1, t);
+	rmp_paths_tick(ps, t + 100 * MS);
+	KUNIT_EXPECT_EQ(test, ps->live, 1);
+	KUNIT_EXPECT_EQ(test, ps->path[0].state, RMP_PATH_DEAD);
+	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_EQ(test, rmp_paths_pick(ps, t), 1);
+
+	setup(test, ps, 1, RMP_SPRAY_RR);
+	kill_path(ps, 0, t);
+	KUNIT_EXPECT_EQ(test, ps->path[0].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_EQ(test, rmp_paths_pick(ps, t), 0);
+	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t + 100 * MS),
+			-ENOENT);
+}
+
+static void rmp_paths_probe__revives(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS, died = MS;
+	u32 i, count[4] = {};
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	kill_path(ps, 3, died);
+	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, died), -ENOENT);
+	t = died + base_cfg.probe_every_ns - 1;
+	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t), -ENOENT);
+	t++;
+	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t), 3);
+	/* Not again until a period later. */
+	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t), -ENOENT);
+	rmp_paths_sent(ps, 3, t);
+	rmp_paths_delivered(ps, 3, t + 20 * US, 20 * US, false);
+	KUNIT_EXPECT_EQ(test, ps->path[3].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_EQ(test, ps->path[3].stats.revivals, 1);
+	KUNIT_EXPECT_EQ(test, ps->live, 4);
+	for (i = 0; i < 400; i++)
+		count[rmp_paths_pick(ps, t)]++;
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, count[i], 100);
+}
+
+static void rmp_paths_probe__lost_probes_replace_entropy(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u16 old;
+	u64 t = MS;
+	int i, idx;
+	u32 j;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	kill_path(ps, 2, t);
+	old = ps->path[2].sport;
+	for (i = 0; i < RMP_PATHS_REPLACE_PROBES; i++) {
+		KUNIT_EXPECT_EQ(test, ps->path[2].sport, old);
+		t += base_cfg.probe_every_ns;
+		idx = rmp_paths_probe_due(ps, t);
+		KUNIT_ASSERT_EQ(test, idx, 2);
+		rmp_paths_sent(ps, idx, t);
+		rmp_paths_probe_lost(ps, idx);
+	}
+	KUNIT_EXPECT_NE(test, ps->path[2].sport, old);
+	KUNIT_EXPECT_GE(test, ps->path[2].sport, RMP_PATHS_SPORT_MIN);
+	for (j = 0; j < 4; j++)
+		if (j != 2)
+			KUNIT_EXPECT_NE(test, ps->path[2].sport,
+					ps->path[j].sport);
+	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
+	KUNIT_EXPECT_EQ(test, ps->path[2].state, RMP_PATH_DEAD);
+	/* Lost data sent before the death is no failed probe. */
+	rmp_paths_lost(ps, 2, t);
+	rmp_paths_lost(ps, 2, t);
+	rmp_paths_lost(ps, 2, t);
+	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
+}
+
+static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u16 old;
+	u64 t = MS;
+	int i;
+
+	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
+	old = ps->path[1].sport;
+	for (i = 0; i < 32; i++) {
+		roundtrip(ps, 0, t, 20 * US, false);
+		roundtrip(ps, 1, t, 20 * US, true);
+		t += 100 * US;
+	}
+	rmp_paths_tick(ps, t);
+	KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 1);
+	KUNIT_EXPECT_EQ(test, ps->path[1].ecn, 0);
+	KUNIT_EXPECT_EQ(test, ps->path[1].weight, RMP_PATHS_WEIGHT_MAX);
+	/* Marks everywhere: no route is better, none is left. */
+	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
+	for (i = 0; i < 32; i++) {
+		roundtrip(ps, 0, t, 20 * US, true);
+		roundtrip(ps, 1, t, 20 * US, true);
+		roundtrip(ps, 2, t, 20 * US, true);
+		roundtrip(ps, 3, t, 20 * US, true);
+	}
+	rmp_paths_tick(ps, t);
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
+}
+
+static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u16 old;
+	u64 t = MS;
+	int i;
+
+	setup(test, ps, 2, RMP_SPRAY_RR);
+	old = ps->path[1].sport;
+	for (i = 0; i < 32; i++) {
+		roundtrip(ps, 0, t, 20 * US, false);
+		roundtrip(ps, 1, t, 100 * US, false);
+		t += 200 * US;
+	}
+	rmp_paths_tick(ps, t);
+	KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
+	KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
+	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 0);
+}
+
+static struct kunit_case rmp_paths_cases[] = {
+	KUNIT_CASE_PARAM(rmp_paths_init__validates, init_gen_params),
+	KUNIT_CASE(rmp_paths_init__distinct_entropy),
+	KUNIT_CASE(rmp_paths_init__never_repeats_entropy),
+	KUNIT_CASE(rmp_paths_pick__round_robin_is_even),
+	KUNIT_CASE(rmp_paths_pick__skips_dead_paths),
+	KUNIT_CASE(rmp_paths_pick__weighted_avoids_ecn),
+	KUNIT_CASE(rmp_paths_pick__weighted_avoids_slow_paths),
+	KUNIT_CASE(rmp_paths_pick__flowlets),
+	KUNIT_CASE(rmp_paths_tick__silent_path_dies),
+	KUNIT_CASE(rmp_paths_tick__delivery_restarts_the_clock),
+	KUNIT_CASE(rmp_paths_lost__losses_in_a_row_kill),
+	KUNIT_CASE(rmp_paths_kill__last_path_lives),
+	KUNIT_CASE(rmp_paths_probe__revives),
+	KUNIT_CASE(rmp_paths_probe__lost_probes_replace_entropy),
+	KUNIT_CASE(rmp_paths_tick__leaves_congested_routes),
+	KUNIT_CASE(rmp_paths_tick__leaves_slow_routes),
+	{}
+};
+
+static struct kunit_suite rmp_paths_suite = {
+	.name = "rmp_paths",
+	.test_cases = rmp_paths_cases,
+};
+
+kunit_test_suite(rmp_paths_suite);
