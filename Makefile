@@ -30,7 +30,7 @@ SYNC := rsync -rt --delete \
 	--filter='P .*.cmd' --filter='P *.a' --filter='P modules.order' \
 	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'
 
-.PHONY: all modules kunit unit test bench demo sparse style kdoc clean
+.PHONY: all modules kunit unit test bench engine-bench demo sparse style kdoc clean
 
 all: modules
 
@@ -46,6 +46,10 @@ kunit: modules
 
 unit:
 	$(MAKE) -C tests/unit check
+
+# The engine's per-packet decisions, timed on the host (userspace)
+engine-bench:
+	$(MAKE) -C tests/unit bench
 
 test:
 	tests/run
