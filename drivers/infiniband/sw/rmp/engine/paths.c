@@ -113,10 +113,11 @@ int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg)
 	if (!ps->rng)
 		ps->rng = 1;
 	ps->live = cfg->npaths;
+	ps->live_mask = ~0ULL >> (RMP_PATHS_MAX - cfg->npaths);
 	ps->cursor = cfg->npaths - 1;
 	/* Path 0 first, so that the others avoid its value. */
 	for (i = 0; i < cfg->npaths; i++) {
-		ps->path[i].weight = RMP_PATHS_WEIGHT_MAX;
+		ps->weight[i] = RMP_PATHS_WEIGHT_MAX;
 		ps->path[i].sport = i ? rmp_paths_fresh_sport(ps) : cfg->sport;
 	}
 	return 0;
@@ -143,21 +144,23 @@ static u32 rmp_paths_next_live(const struct rmp_paths *ps, u32 from)
 /* Smooth weighted round-robin: each live path gets its weight's share. */
 static u32 rmp_paths_pick_weighted(struct rmp_paths *ps)
 {
-	struct rmp_path *p, *best = NULL;
-	s32 total = 0;
-	u32 i;
+	s32 total = 0, top = 0;
+	u32 i, best = 0;
+	bool found = false;
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
-		p = &ps->path[i];
-		if (!rmp_path_live(p))
+		if (!(ps->live_mask >> i & 1))
 			continue;
-		p->credit += p->weight;
-		total += p->weight;
-		if (!best || p->credit > best->credit)
-			best = p;
+		ps->credit[i] += ps->weight[i];
+		total += ps->weight[i];
+		if (!found || ps->credit[i] > top) {
+			best = i;
+			top = ps->credit[i];
+			found = true;
+		}
 	}
-	best->credit -= total;
-	return best - ps->path;
+	ps->credit[best] -= total;
+	return best;
 }
 
 /* The live path with the fewest packets in flight, rotating on ties. */
@@ -228,6 +231,7 @@ static void rmp_paths_kill(struct rmp_paths *ps, struct rmp_path *p, u64 now)
 	if (ps->live <= 1)
 		return;
 	p->state = RMP_PATH_DEAD;
+	ps->live_mask &= ~(1ULL << (p - ps->path));
 	p->losses = 0;
 	p->failed_probes = 0;
 	p->next_probe_ns = now + ps->cfg.probe_every_ns;
@@ -264,7 +268,8 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
 	p->srtt_ns = p->srtt_ns ? p->srtt_ns - p->srtt_ns / 8 + rtt / 8 : rtt;
 	if (!rmp_path_live(p)) {
 		p->state = RMP_PATH_LIVE;
-		p->credit = 0;
+		ps->live_mask |= 1ULL << idx;
+		ps->credit[idx] = 0;
 		ps->live++;
 		p->stats.revivals++;
 	}
@@ -370,7 +375,7 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 		    (best_srtt &&
 		     p->srtt_ns / RMP_PATHS_RTT_BAD > best_srtt))
 			rmp_paths_replace(ps, p);
-		p->weight = rmp_paths_weight(p, best_srtt);
+		ps->weight[i] = rmp_paths_weight(p, best_srtt);
 	}
 }
 

@@ -80,8 +80,6 @@ struct rmp_path_stats {
  * @failed_probes: probes lost in a row since it died or its entropy was
  *	last replaced
  * @inflight: packets sent on it that are neither delivered nor lost
- * @weight: share in %RMP_SPRAY_WEIGHTED, 1 to %RMP_PATHS_WEIGHT_MAX
- * @credit: smooth weighted round-robin accumulator
  * @srtt_ns: smoothed round-trip time, 0 before the first sample
  * @ecn: smoothed fraction of deliveries ECN marked, in
  *	1/%RMP_PATHS_ONE
@@ -97,8 +95,6 @@ struct rmp_path {
 	u8 losses;
 	u8 failed_probes;
 	u32 inflight;
-	u32 weight;
-	s32 credit;
 	u32 srtt_ns;
 	u32 ecn;
 	u64 stalled_since;
@@ -133,19 +129,29 @@ struct rmp_paths_cfg {
  * struct rmp_paths - the path set of one QP
  * @cfg: parameters
  * @live: paths in %RMP_PATH_LIVE
+ * @live_mask: the same, bit i for path i
  * @cursor: the path %RMP_SPRAY_RR took last, or the current flowlet's
  * @last_pick_ns: when rmp_paths_pick() last chose, for flowlets
  * @picked: rmp_paths_pick() has chosen before
  * @rng: state of the entropy generator
+ * @weight: each path's share in %RMP_SPRAY_WEIGHTED, 1 to
+ *	%RMP_PATHS_WEIGHT_MAX
+ * @credit: each path's smooth weighted round-robin accumulator
  * @path: the paths, @cfg.npaths of them
+ *
+ * The weights and credits are apart from the paths so that a weighted
+ * choice, which reads them all, reads few cache lines.
  */
 struct rmp_paths {
 	struct rmp_paths_cfg cfg;
 	u32 live;
+	u64 live_mask;
 	u32 cursor;
 	u64 last_pick_ns;
 	bool picked;
 	u32 rng;
+	u32 weight[RMP_PATHS_MAX];
+	s32 credit[RMP_PATHS_MAX];
 	struct rmp_path path[RMP_PATHS_MAX];
 };
 

@@ -208,9 +208,9 @@ static void rmp_paths_pick__weighted_avoids_ecn(struct kunit *test)
 		t += 100 * US;
 	}
 	rmp_paths_tick(ps, t);
-	w = ps->path[1].weight;
-	KUNIT_EXPECT_LT(test, w, ps->path[0].weight);
-	KUNIT_EXPECT_EQ(test, ps->path[0].weight, RMP_PATHS_WEIGHT_MAX);
+	w = ps->weight[1];
+	KUNIT_EXPECT_LT(test, w, ps->weight[0]);
+	KUNIT_EXPECT_EQ(test, ps->weight[0], RMP_PATHS_WEIGHT_MAX);
 	/* A quarter marked is congestion to weigh, not a route to leave. */
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
 
@@ -222,6 +222,31 @@ static void rmp_paths_pick__weighted_avoids_ecn(struct kunit *test)
 	expect_about(test, count[1], 10 * w);
 	expect_about(test, count[2], 10 * RMP_PATHS_WEIGHT_MAX);
 	expect_about(test, count[3], 10 * RMP_PATHS_WEIGHT_MAX);
+}
+
+static void rmp_paths_pick__weighted_skips_dead_paths(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u32 count[4] = {}, i;
+	u64 t = MS;
+
+	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
+	kill_path(ps, 1, t);
+	for (i = 0; i < 300; i++)
+		count[rmp_paths_pick(ps, t)]++;
+	KUNIT_EXPECT_EQ(test, count[0], 100);
+	KUNIT_EXPECT_EQ(test, count[1], 0);
+	KUNIT_EXPECT_EQ(test, count[2], 100);
+	KUNIT_EXPECT_EQ(test, count[3], 100);
+	/* A delivered probe brings it back into the rotation. */
+	t += base_cfg.probe_every_ns;
+	KUNIT_ASSERT_EQ(test, rmp_paths_probe_due(ps, t), 1);
+	roundtrip(ps, 1, t, 20 * US, false);
+	memset(count, 0, sizeof(count));
+	for (i = 0; i < 400; i++)
+		count[rmp_paths_pick(ps, t)]++;
+	for (i = 0; i < 4; i++)
+		expect_about(test, count[i], 100);
 }
 
 static void rmp_paths_pick__weighted_avoids_slow_paths(struct kunit *test)
@@ -238,8 +263,8 @@ static void rmp_paths_pick__weighted_avoids_slow_paths(struct kunit *test)
 	}
 	rmp_paths_tick(ps, t);
 	/* Twice the RTT: half the weight; not yet a route to leave. */
-	KUNIT_EXPECT_EQ(test, ps->path[0].weight, RMP_PATHS_WEIGHT_MAX);
-	KUNIT_EXPECT_EQ(test, ps->path[1].weight, RMP_PATHS_WEIGHT_MAX / 2);
+	KUNIT_EXPECT_EQ(test, ps->weight[0], RMP_PATHS_WEIGHT_MAX);
+	KUNIT_EXPECT_EQ(test, ps->weight[1], RMP_PATHS_WEIGHT_MAX / 2);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
 }
 
@@ -432,7 +457,7 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 	KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 1);
 	KUNIT_EXPECT_EQ(test, ps->path[1].ecn, 0);
-	KUNIT_EXPECT_EQ(test, ps->path[1].weight, RMP_PATHS_WEIGHT_MAX);
+	KUNIT_EXPECT_EQ(test, ps->weight[1], RMP_PATHS_WEIGHT_MAX);
 	/* Marks everywhere: no route is better, none is left. */
 	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
 	for (i = 0; i < 32; i++) {
@@ -472,6 +497,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_pick__round_robin_is_even),
 	KUNIT_CASE(rmp_paths_pick__skips_dead_paths),
 	KUNIT_CASE(rmp_paths_pick__weighted_avoids_ecn),
+	KUNIT_CASE(rmp_paths_pick__weighted_skips_dead_paths),
 	KUNIT_CASE(rmp_paths_pick__weighted_avoids_slow_paths),
 	KUNIT_CASE(rmp_paths_pick__flowlets),
 	KUNIT_CASE(rmp_paths_tick__silent_path_dies),
