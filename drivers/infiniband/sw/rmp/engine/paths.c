@@ -112,7 +112,6 @@ int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg)
 	ps->rng = cfg->seed ^ 0x9e3779b9;
 	if (!ps->rng)
 		ps->rng = 1;
-	ps->live = cfg->npaths;
 	ps->live_mask = ~0ULL >> (RMP_PATHS_MAX - cfg->npaths);
 	ps->cursor = cfg->npaths - 1;
 	/* Path 0 first, so that the others avoid its value. */
@@ -123,11 +122,6 @@ int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg)
 	return 0;
 }
 
-static bool rmp_path_live(const struct rmp_path *p)
-{
-	return p->state == RMP_PATH_LIVE;
-}
-
 /* The live path after @from in index order, wrapping; @from if none. */
 static u32 rmp_paths_next_live(const struct rmp_paths *ps, u32 from)
 {
@@ -135,7 +129,7 @@ static u32 rmp_paths_next_live(const struct rmp_paths *ps, u32 from)
 
 	for (i = 1; i <= ps->cfg.npaths; i++) {
 		idx = (from + i) % ps->cfg.npaths;
-		if (rmp_path_live(&ps->path[idx]))
+		if (rmp_paths_live(ps, idx))
 			return idx;
 	}
 	return from;
@@ -149,7 +143,7 @@ static u32 rmp_paths_pick_weighted(struct rmp_paths *ps)
 	bool found = false;
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
-		if (!(ps->live_mask >> i & 1))
+		if (!rmp_paths_live(ps, i))
 			continue;
 		ps->credit[i] += ps->weight[i];
 		total += ps->weight[i];
@@ -171,7 +165,7 @@ static u32 rmp_paths_pick_least(const struct rmp_paths *ps)
 
 	for (i = 1; i <= ps->cfg.npaths; i++) {
 		idx = (ps->cursor + i) % ps->cfg.npaths;
-		if (!rmp_path_live(&ps->path[idx]))
+		if (!rmp_paths_live(ps, idx))
 			continue;
 		if (!found || ps->path[idx].inflight < ps->path[best].inflight)
 			best = idx;
@@ -198,7 +192,7 @@ u32 rmp_paths_pick(struct rmp_paths *ps, u64 now)
 	case RMP_SPRAY_FLOWLET:
 		same_flowlet = ps->picked &&
 			       now - ps->last_pick_ns < ps->cfg.flowlet_gap_ns &&
-			       rmp_path_live(&ps->path[ps->cursor]);
+			       rmp_paths_live(ps, ps->cursor);
 		if (!same_flowlet)
 			ps->cursor = rmp_paths_pick_least(ps);
 		break;
@@ -226,17 +220,25 @@ void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u64 now)
 		p->stalled_since = now;
 }
 
-static void rmp_paths_kill(struct rmp_paths *ps, struct rmp_path *p, u64 now)
+static void rmp_paths_kill(struct rmp_paths *ps, u32 idx, u64 now)
 {
-	if (ps->live <= 1)
+	struct rmp_path *p = &ps->path[idx];
+
+	/* The last live path: no bit set but this one. */
+	if (!(ps->live_mask & (ps->live_mask - 1)))
 		return;
-	p->state = RMP_PATH_DEAD;
-	ps->live_mask &= ~(1ULL << (p - ps->path));
+	ps->live_mask &= ~(1ULL << idx);
 	p->losses = 0;
 	p->failed_probes = 0;
 	p->next_probe_ns = now + ps->cfg.probe_every_ns;
-	ps->live--;
 	p->stats.deaths++;
+}
+
+/* A packet sent on @p is accounted for, delivered or lost. */
+static void rmp_paths_resolved(struct rmp_path *p)
+{
+	if (p->inflight)
+		p->inflight--;
 }
 
 /**
@@ -257,8 +259,7 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
 	u32 rtt = rtt_ns > U32_MAX ? U32_MAX : rtt_ns;
 	s32 mark = ecn ? RMP_PATHS_ONE : 0;
 
-	if (p->inflight)
-		p->inflight--;
+	rmp_paths_resolved(p);
 	p->stalled_since = now;
 	p->losses = 0;
 	p->stats.delivered++;
@@ -266,11 +267,9 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
 		p->stats.ecn++;
 	p->ecn += (mark - (s32)p->ecn) / 8;
 	p->srtt_ns = p->srtt_ns ? p->srtt_ns - p->srtt_ns / 8 + rtt / 8 : rtt;
-	if (!rmp_path_live(p)) {
-		p->state = RMP_PATH_LIVE;
+	if (!rmp_paths_live(ps, idx)) {
 		ps->live_mask |= 1ULL << idx;
 		ps->credit[idx] = 0;
-		ps->live++;
 		p->stats.revivals++;
 	}
 }
@@ -288,11 +287,10 @@ void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 now)
 {
 	struct rmp_path *p = &ps->path[idx];
 
-	if (p->inflight)
-		p->inflight--;
+	rmp_paths_resolved(p);
 	p->stats.lost++;
-	if (rmp_path_live(p) && ++p->losses >= RMP_PATHS_DEAD_LOSSES)
-		rmp_paths_kill(ps, p, now);
+	if (rmp_paths_live(ps, idx) && ++p->losses >= RMP_PATHS_DEAD_LOSSES)
+		rmp_paths_kill(ps, idx, now);
 }
 
 /**
@@ -307,10 +305,9 @@ void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx)
 {
 	struct rmp_path *p = &ps->path[idx];
 
-	if (p->inflight)
-		p->inflight--;
+	rmp_paths_resolved(p);
 	p->stats.lost++;
-	if (!rmp_path_live(p) &&
+	if (!rmp_paths_live(ps, idx) &&
 	    ++p->failed_probes >= RMP_PATHS_REPLACE_PROBES)
 		rmp_paths_replace(ps, p);
 }
@@ -325,7 +322,7 @@ static void rmp_paths_best(const struct rmp_paths *ps, u32 *srtt, u32 *ecn)
 	*ecn = RMP_PATHS_ONE;
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (!rmp_path_live(p))
+		if (!rmp_paths_live(ps, i))
 			continue;
 		if (p->srtt_ns && (!*srtt || p->srtt_ns < *srtt))
 			*srtt = p->srtt_ns;
@@ -361,14 +358,14 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_path_live(p) && p->inflight &&
+		if (rmp_paths_live(ps, i) && p->inflight &&
 		    now - p->stalled_since >= ps->cfg.dead_after_ns)
-			rmp_paths_kill(ps, p, now);
+			rmp_paths_kill(ps, i, now);
 	}
 	rmp_paths_best(ps, &best_srtt, &best_ecn);
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (!rmp_path_live(p))
+		if (!rmp_paths_live(ps, i))
 			continue;
 		if ((p->ecn > RMP_PATHS_ECN_BAD &&
 		     best_ecn < RMP_PATHS_ECN_GOOD) ||
@@ -396,7 +393,7 @@ int rmp_paths_probe_due(struct rmp_paths *ps, u64 now)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (!rmp_path_live(p) && p->next_probe_ns <= now) {
+		if (!rmp_paths_live(ps, i) && p->next_probe_ns <= now) {
 			p->next_probe_ns = now + ps->cfg.probe_every_ns;
 			return i;
 		}
@@ -419,9 +416,9 @@ u64 rmp_paths_deadline(const struct rmp_paths *ps)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_path_live(p) && !p->inflight)
+		if (rmp_paths_live(ps, i) && !p->inflight)
 			continue;
-		at = rmp_path_live(p) ? p->stalled_since + ps->cfg.dead_after_ns :
+		at = rmp_paths_live(ps, i) ? p->stalled_since + ps->cfg.dead_after_ns :
 					p->next_probe_ns;
 		if (!first || at < first)
 			first = at;

@@ -42,17 +42,6 @@ enum rmp_spray {
 };
 
 /**
- * enum rmp_path_state - whether a path carries traffic
- * @RMP_PATH_LIVE: it does
- * @RMP_PATH_DEAD: it stopped delivering; it carries only probes, every
- *	&rmp_paths_cfg.probe_every_ns, until one is delivered
- */
-enum rmp_path_state {
-	RMP_PATH_LIVE,
-	RMP_PATH_DEAD,
-};
-
-/**
  * struct rmp_path_stats - counters of one path, for the user
  * @sent: packets sent on it (probes included)
  * @delivered: packets the receiver acknowledged
@@ -75,7 +64,6 @@ struct rmp_path_stats {
 /**
  * struct rmp_path - one path of a QP
  * @sport: its entropy: the UDP source port of its packets
- * @state: &enum rmp_path_state
  * @losses: losses since its last delivery
  * @failed_probes: probes lost in a row since it died or its entropy was
  *	last replaced
@@ -91,7 +79,6 @@ struct rmp_path_stats {
  */
 struct rmp_path {
 	u16 sport;
-	u8 state;
 	u8 losses;
 	u8 failed_probes;
 	u32 inflight;
@@ -128,8 +115,9 @@ struct rmp_paths_cfg {
 /**
  * struct rmp_paths - the path set of one QP
  * @cfg: parameters
- * @live: paths in %RMP_PATH_LIVE
- * @live_mask: the same, bit i for path i
+ * @live_mask: the live paths, bit i for path i; the others are dead: they
+ *	stopped delivering and carry only probes, every
+ *	&rmp_paths_cfg.probe_every_ns, until one is delivered
  * @cursor: the path %RMP_SPRAY_RR took last, or the current flowlet's
  * @last_pick_ns: when rmp_paths_pick() last chose, for flowlets
  * @picked: rmp_paths_pick() has chosen before
@@ -144,7 +132,6 @@ struct rmp_paths_cfg {
  */
 struct rmp_paths {
 	struct rmp_paths_cfg cfg;
-	u32 live;
 	u64 live_mask;
 	u32 cursor;
 	u64 last_pick_ns;
@@ -154,6 +141,18 @@ struct rmp_paths {
 	s32 credit[RMP_PATHS_MAX];
 	struct rmp_path path[RMP_PATHS_MAX];
 };
+
+/**
+ * rmp_paths_live() - whether a path carries traffic
+ * @ps: the path set
+ * @idx: the path
+ *
+ * Return: true if it is live, false if it is dead.
+ */
+static inline bool rmp_paths_live(const struct rmp_paths *ps, u32 idx)
+{
+	return ps->live_mask >> idx & 1;
+}
 
 int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg);
 u32 rmp_paths_pick(struct rmp_paths *ps, u64 now);

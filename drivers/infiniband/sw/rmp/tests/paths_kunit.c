@@ -47,6 +47,26 @@ static void roundtrip(struct rmp_paths *ps, u32 idx, u64 now, u64 rtt,
 	rmp_paths_delivered(ps, idx, now + rtt, rtt, ecn);
 }
 
+/* @n round trips on @idx from @t, 100 us apart; every @mark-th ECN marked. */
+static void traffic(struct rmp_paths *ps, u32 idx, int n, u64 t, u64 rtt,
+		    int mark)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		roundtrip(ps, idx, t + i * 100 * US, rtt, mark && !(i % mark));
+}
+
+/* Live paths in the set. */
+static u32 nlive(const struct rmp_paths *ps)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < ps->cfg.npaths; i++)
+		n += rmp_paths_live(ps, i);
+	return n;
+}
+
 /* Lose RMP_PATHS_DEAD_LOSSES packets in a row on @idx. */
 static void kill_path(struct rmp_paths *ps, u32 idx, u64 now)
 {
@@ -109,7 +129,7 @@ static void rmp_paths_init__validates(struct kunit *test)
 	cfg.flowlet_gap_ns = c->flowlet_gap_ns;
 	KUNIT_EXPECT_EQ(test, rmp_paths_init(ps, &cfg), c->err);
 	if (!c->err)
-		KUNIT_EXPECT_EQ(test, ps->live, c->npaths);
+		KUNIT_EXPECT_EQ(test, nlive(ps), c->npaths);
 }
 
 static void rmp_paths_init__distinct_entropy(struct kunit *test)
@@ -176,8 +196,8 @@ static void rmp_paths_pick__skips_dead_paths(struct kunit *test)
 
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	kill_path(ps, 2, MS);
-	KUNIT_ASSERT_EQ(test, ps->path[2].state, RMP_PATH_DEAD);
-	KUNIT_EXPECT_EQ(test, ps->live, 3);
+	KUNIT_ASSERT_FALSE(test, rmp_paths_live(ps, 2));
+	KUNIT_EXPECT_EQ(test, nlive(ps), 3);
 	for (i = 0; i < 300; i++)
 		count[rmp_paths_pick(ps, MS + i * US)]++;
 	KUNIT_EXPECT_EQ(test, count[0], 100);
@@ -200,13 +220,11 @@ static void rmp_paths_pick__weighted_avoids_ecn(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, count[i], 100);
 
 	/* Path 1 has every fourth delivery marked: a quarter. */
-	for (i = 0; i < 64; i++) {
-		roundtrip(ps, 0, t, 20 * US, false);
-		roundtrip(ps, 1, t, 20 * US, i % 4 == 0);
-		roundtrip(ps, 2, t, 20 * US, false);
-		roundtrip(ps, 3, t, 20 * US, false);
-		t += 100 * US;
-	}
+	traffic(ps, 0, 64, t, 20 * US, 0);
+	traffic(ps, 1, 64, t, 20 * US, 4);
+	traffic(ps, 2, 64, t, 20 * US, 0);
+	traffic(ps, 3, 64, t, 20 * US, 0);
+	t += 64 * 100 * US;
 	rmp_paths_tick(ps, t);
 	w = ps->weight[1];
 	KUNIT_EXPECT_LT(test, w, ps->weight[0]);
@@ -253,14 +271,11 @@ static void rmp_paths_pick__weighted_avoids_slow_paths(struct kunit *test)
 {
 	struct rmp_paths *ps = new_set(test);
 	u64 t = MS;
-	int i;
 
 	setup(test, ps, 2, RMP_SPRAY_WEIGHTED);
-	for (i = 0; i < 32; i++) {
-		roundtrip(ps, 0, t, 20 * US, false);
-		roundtrip(ps, 1, t, 40 * US, false);
-		t += 100 * US;
-	}
+	traffic(ps, 0, 32, t, 20 * US, 0);
+	traffic(ps, 1, 32, t, 40 * US, 0);
+	t += 32 * 100 * US;
 	rmp_paths_tick(ps, t);
 	/* Twice the RTT: half the weight; not yet a route to leave. */
 	KUNIT_EXPECT_EQ(test, ps->weight[0], RMP_PATHS_WEIGHT_MAX);
@@ -309,11 +324,11 @@ static void rmp_paths_tick__silent_path_dies(struct kunit *test)
 	/* Other paths deliver meanwhile; path 2 says nothing. */
 	roundtrip(ps, 0, t, 20 * US, false);
 	rmp_paths_tick(ps, t + base_cfg.dead_after_ns - 1);
-	KUNIT_EXPECT_EQ(test, ps->path[2].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 2));
 	rmp_paths_tick(ps, t + base_cfg.dead_after_ns);
-	KUNIT_EXPECT_EQ(test, ps->path[2].state, RMP_PATH_DEAD);
+	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 2));
 	KUNIT_EXPECT_EQ(test, ps->path[2].stats.deaths, 1);
-	KUNIT_EXPECT_EQ(test, ps->live, 3);
+	KUNIT_EXPECT_EQ(test, nlive(ps), 3);
 	/* Now the deadline is its first probe. */
 	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps),
 			t + base_cfg.dead_after_ns + base_cfg.probe_every_ns);
@@ -329,9 +344,9 @@ static void rmp_paths_tick__delivery_restarts_the_clock(struct kunit *test)
 	rmp_paths_sent(ps, 1, t);
 	rmp_paths_delivered(ps, 1, t + 8 * MS, 8 * MS, false);
 	rmp_paths_tick(ps, t + 12 * MS);
-	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
 	rmp_paths_tick(ps, t + 18 * MS);
-	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_DEAD);
+	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 1));
 }
 
 static void rmp_paths_lost__losses_in_a_row_kill(struct kunit *test)
@@ -349,10 +364,10 @@ static void rmp_paths_lost__losses_in_a_row_kill(struct kunit *test)
 		rmp_paths_lost(ps, 1, t);
 		roundtrip(ps, 1, t, 20 * US, false);
 	}
-	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.lost, 20);
 	kill_path(ps, 1, t);
-	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_DEAD);
+	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 1));
 	KUNIT_EXPECT_EQ(test, ps->path[1].inflight, 0);
 }
 
@@ -366,14 +381,14 @@ static void rmp_paths_kill__last_path_lives(struct kunit *test)
 	kill_path(ps, 1, t);
 	rmp_paths_sent(ps, 1, t);
 	rmp_paths_tick(ps, t + 100 * MS);
-	KUNIT_EXPECT_EQ(test, ps->live, 1);
-	KUNIT_EXPECT_EQ(test, ps->path[0].state, RMP_PATH_DEAD);
-	KUNIT_EXPECT_EQ(test, ps->path[1].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_EQ(test, nlive(ps), 1);
+	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 0));
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
 	KUNIT_EXPECT_EQ(test, rmp_paths_pick(ps, t), 1);
 
 	setup(test, ps, 1, RMP_SPRAY_RR);
 	kill_path(ps, 0, t);
-	KUNIT_EXPECT_EQ(test, ps->path[0].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 0));
 	KUNIT_EXPECT_EQ(test, rmp_paths_pick(ps, t), 0);
 	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t + 100 * MS),
 			-ENOENT);
@@ -396,9 +411,9 @@ static void rmp_paths_probe__revives(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t), -ENOENT);
 	rmp_paths_sent(ps, 3, t);
 	rmp_paths_delivered(ps, 3, t + 20 * US, 20 * US, false);
-	KUNIT_EXPECT_EQ(test, ps->path[3].state, RMP_PATH_LIVE);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 3));
 	KUNIT_EXPECT_EQ(test, ps->path[3].stats.revivals, 1);
-	KUNIT_EXPECT_EQ(test, ps->live, 4);
+	KUNIT_EXPECT_EQ(test, nlive(ps), 4);
 	for (i = 0; i < 400; i++)
 		count[rmp_paths_pick(ps, t)]++;
 	for (i = 0; i < 4; i++)
@@ -431,7 +446,7 @@ static void rmp_paths_probe__lost_probes_replace_entropy(struct kunit *test)
 			KUNIT_EXPECT_NE(test, ps->path[2].sport,
 					ps->path[j].sport);
 	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
-	KUNIT_EXPECT_EQ(test, ps->path[2].state, RMP_PATH_DEAD);
+	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 2));
 	/* Lost data sent before the death is no failed probe. */
 	rmp_paths_lost(ps, 2, t);
 	rmp_paths_lost(ps, 2, t);
@@ -448,11 +463,9 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 
 	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
 	old = ps->path[1].sport;
-	for (i = 0; i < 32; i++) {
-		roundtrip(ps, 0, t, 20 * US, false);
-		roundtrip(ps, 1, t, 20 * US, true);
-		t += 100 * US;
-	}
+	traffic(ps, 0, 32, t, 20 * US, 0);
+	traffic(ps, 1, 32, t, 20 * US, 1);
+	t += 32 * 100 * US;
 	rmp_paths_tick(ps, t);
 	KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 1);
@@ -460,12 +473,9 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps->weight[1], RMP_PATHS_WEIGHT_MAX);
 	/* Marks everywhere: no route is better, none is left. */
 	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
-	for (i = 0; i < 32; i++) {
-		roundtrip(ps, 0, t, 20 * US, true);
-		roundtrip(ps, 1, t, 20 * US, true);
-		roundtrip(ps, 2, t, 20 * US, true);
-		roundtrip(ps, 3, t, 20 * US, true);
-	}
+	for (i = 0; i < 4; i++)
+		traffic(ps, i, 32, t, 20 * US, 1);
+	t += 32 * 100 * US;
 	rmp_paths_tick(ps, t);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
 }
@@ -475,15 +485,12 @@ static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
 	struct rmp_paths *ps = new_set(test);
 	u16 old;
 	u64 t = MS;
-	int i;
 
 	setup(test, ps, 2, RMP_SPRAY_RR);
 	old = ps->path[1].sport;
-	for (i = 0; i < 32; i++) {
-		roundtrip(ps, 0, t, 20 * US, false);
-		roundtrip(ps, 1, t, 100 * US, false);
-		t += 200 * US;
-	}
+	traffic(ps, 0, 32, t, 20 * US, 0);
+	traffic(ps, 1, 32, t, 100 * US, 0);
+	t += 32 * 100 * US;
 	rmp_paths_tick(ps, t);
 	KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
 	KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
