@@ -3,8 +3,8 @@
  * DOC: counters
  *
  * Counters are kept per CPU and summed when read, shown on port 1 through
- * ib_core's hw counter interface. Every packet rmp drops is counted under the reason
- * it was dropped for.
+ * ib_core's hw counter interface. Every packet rmp drops is counted under
+ * the reason it was dropped for.
  */
 #include <rdma/ib_verbs.h>
 
