@@ -15,7 +15,7 @@ from pyverbs.addr import AH, AHAttr, GlobalRoute
 from pyverbs.cq import CQ
 from pyverbs.mr import MR
 from pyverbs.pd import PD
-from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
+from pyverbs.qp import QP, QPAttr, QPCap, QPEx, QPInitAttr, QPInitAttrEx
 from pyverbs.wr import RecvWR, SendWR, SGE
 import pyverbs.enums as e
 
@@ -87,12 +87,21 @@ class DataTestCase(RmpTestCase):
         return mr
 
     def create_qp(self, qp_type=e.IBV_QPT_RC, scq=None, rcq=None, srq=None,
-                  sig_all=0, pd=None, **cap):
+                  sig_all=0, pd=None, send_ops=0, **cap):
+        """A QP; with send_ops (IBV_QP_EX_WITH_* bits), an extended QP
+        that also takes work requests through ibv_wr_*()."""
         caps = dict(max_send_wr=64, max_recv_wr=64, max_send_sge=4,
                     max_recv_sge=4, max_inline_data=0)
         caps.update(cap)
         scq = scq or self.cq()
         rcq = rcq or self.cq()
+        if send_ops:
+            init = QPInitAttrEx(qp_type=qp_type, scq=scq, rcq=rcq, srq=srq,
+                                cap=QPCap(**caps), sq_sig_all=sig_all,
+                                pd=pd or self.pd, send_ops_flags=send_ops,
+                                comp_mask=e.IBV_QP_INIT_ATTR_PD |
+                                e.IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+            return End(QPEx(self.ctx, init), scq, rcq)
         init = QPInitAttr(qp_type=qp_type, scq=scq, rcq=rcq, srq=srq,
                           cap=QPCap(**caps), sq_sig_all=sig_all)
         return End(QP(pd or self.pd, init), scq, rcq)

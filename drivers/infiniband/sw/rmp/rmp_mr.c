@@ -659,11 +659,12 @@ int rmp_mr_copy_sgl(struct rmp_dev *dev, struct ib_pd *pd,
 
 /**
  * rmp_mr_atomic() - 8-byte atomic operation at an address of a region
- * @mr: referenced MR, found with IB_ACCESS_REMOTE_ATOMIC
+ * @mr: referenced MR, found with IB_ACCESS_REMOTE_ATOMIC (with
+ *	IB_ACCESS_REMOTE_WRITE for %RMP_ATOMIC_WRITE)
  * @iova: address of the word; 8-byte aligned
  * @op: &enum rmp_atomic_op
  * @compare_add: compare value (CMP_SWAP) or addend (FETCH_ADD)
- * @swap: value stored by CMP_SWAP on a match
+ * @swap: value stored by CMP_SWAP on a match, or by WRITE
  * @orig: the word before the operation, on success
  *
  * The word is in host byte order. rmp's atomics are serialised on one lock,
@@ -714,6 +715,8 @@ int rmp_mr_atomic(struct rmp_mr *mr, u64 iova, enum rmp_atomic_op op,
 	spin_lock_irqsave(&rmp_atomic_lock, flags);
 	if (op == RMP_ATOMIC_CMP_SWAP) {
 		old = cmpxchg64(word, compare_add, swap);
+	} else if (op == RMP_ATOMIC_WRITE) {
+		old = xchg(word, swap);
 	} else {
 		old = READ_ONCE(*word);
 		while (!try_cmpxchg64(word, &old, old + compare_add))

@@ -147,10 +147,12 @@ enum rmp_copy_dir {
  * @RMP_ATOMIC_CMP_SWAP: store the swap value if the word equals the compare
  *	value
  * @RMP_ATOMIC_FETCH_ADD: add the add value to the word
+ * @RMP_ATOMIC_WRITE: store the swap value (an ATOMIC WRITE)
  */
 enum rmp_atomic_op {
 	RMP_ATOMIC_CMP_SWAP,
 	RMP_ATOMIC_FETCH_ADD,
+	RMP_ATOMIC_WRITE,
 };
 
 struct rmp_mr *rmp_mr_lookup_lkey(struct rmp_dev *dev, struct ib_pd *pd,

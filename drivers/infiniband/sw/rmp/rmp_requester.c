@@ -95,6 +95,9 @@ static const u8 rmp_rc_opcode[][4] = {
 	[IB_WR_ATOMIC_FETCH_AND_ADD] = {
 		[RMP_REQ_ONLY] = RMP_OP_RC_FETCH_ADD,
 	},
+	[RMP_UVERBS_WR_ATOMIC_WRITE] = {
+		[RMP_REQ_ONLY] = RMP_OP_RC_ATOMIC_WRITE,
+	},
 };
 
 static const u8 rmp_requester_wc_status[] = {
@@ -217,6 +220,9 @@ static int rmp_requester_post(struct rmp_requester *rq,
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		kind = RMP_REQ_ATOMIC;
+		break;
+	case RMP_UVERBS_WR_ATOMIC_WRITE:
+		kind = RMP_REQ_ATOMIC_WRITE;
 		break;
 	default:
 		kind = RMP_REQ_LOCAL;
@@ -381,7 +387,8 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	u32 len = 0;
 	int err;
 
-	if (pkt->kind == RMP_REQ_SEND || pkt->kind == RMP_REQ_WRITE)
+	if (pkt->kind == RMP_REQ_SEND || pkt->kind == RMP_REQ_WRITE ||
+	    pkt->kind == RMP_REQ_ATOMIC_WRITE)
 		len = pkt->len;
 	if (rmp_qp_connected(qp)) {
 		/* Looped back: no ICRC to take the payload's CRC for. */
@@ -401,7 +408,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
 		return;
 	}
-	if (wqe->wr.send_flags & IB_SEND_INLINE) {
+	if (!wqe->num_sge) {
 		rmp_copy(payload, wqe->inline_data + pkt->offset, len, crc);
 	} else if (len) {
 		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,

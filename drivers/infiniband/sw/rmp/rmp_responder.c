@@ -370,27 +370,54 @@ static enum rmp_resp_status rmp_responder_read(struct rmp_qp *qp,
 	return RMP_RESP_OK;
 }
 
-static enum rmp_resp_status rmp_responder_atomic(struct rmp_qp *qp,
-						 const struct rmp_hdr_fields *f,
-						 u64 *orig)
+/* An 8-byte operation on the word at @va, which @rkey grants @access to. */
+static enum rmp_resp_status rmp_responder_word(struct rmp_qp *qp, u32 rkey,
+					       u64 va, int access,
+					       enum rmp_atomic_op op,
+					       u64 compare_add, u64 swap,
+					       u64 *orig)
 {
-	bool cas = f->bth.opcode == RMP_OP_RC_COMPARE_SWAP;
 	struct rmp_mr *mr;
 	int err;
 
 	mr = rmp_mr_lookup_rkey(rmp_qp_dev(qp), qp->ibqp.pd, qp->ibqp.qp_num,
-				f->atmeth.rkey, f->atmeth.va, sizeof(u64),
-				IB_ACCESS_REMOTE_ATOMIC);
+				rkey, va, sizeof(u64), access);
 	if (IS_ERR(mr))
 		return RMP_RESP_REM_ACCESS;
-	err = rmp_mr_atomic(mr, f->atmeth.va,
-			    cas ? RMP_ATOMIC_CMP_SWAP : RMP_ATOMIC_FETCH_ADD,
-			    cas ? f->atmeth.compare : f->atmeth.swap_add,
-			    f->atmeth.swap_add, orig);
+	err = rmp_mr_atomic(mr, va, op, compare_add, swap, orig);
 	rmp_mr_put(mr);
 	if (err == -EINVAL)
 		return RMP_RESP_REM_INVALID;
 	return err ? RMP_RESP_REM_ACCESS : RMP_RESP_OK;
+}
+
+/* Compare-and-swap, fetch-and-add or ATOMIC WRITE. */
+static enum rmp_resp_status rmp_responder_atomic(struct rmp_qp *qp,
+						 const struct rmp_hdr_fields *f,
+						 const void *payload,
+						 u64 *orig)
+{
+	u64 value;
+
+	switch (f->bth.opcode) {
+	case RMP_OP_RC_ATOMIC_WRITE:
+		/* The bytes land as they came, like a WRITE's payload. */
+		memcpy(&value, payload, sizeof(value));
+		return rmp_responder_word(qp, f->reth.rkey, f->reth.va,
+					  IB_ACCESS_REMOTE_WRITE,
+					  RMP_ATOMIC_WRITE, 0, value, orig);
+	case RMP_OP_RC_COMPARE_SWAP:
+		return rmp_responder_word(qp, f->atmeth.rkey, f->atmeth.va,
+					  IB_ACCESS_REMOTE_ATOMIC,
+					  RMP_ATOMIC_CMP_SWAP,
+					  f->atmeth.compare,
+					  f->atmeth.swap_add, orig);
+	default:
+		return rmp_responder_word(qp, f->atmeth.rkey, f->atmeth.va,
+					  IB_ACCESS_REMOTE_ATOMIC,
+					  RMP_ATOMIC_FETCH_ADD,
+					  f->atmeth.swap_add, 0, orig);
+	}
 }
 
 /*
@@ -410,7 +437,7 @@ rmp_responder_execute(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		return rmp_responder_write(qp, f, payload, out, flags, crc);
 	if (flags & RMP_OPF_READ)
 		return rmp_responder_read(qp, f);
-	return rmp_responder_atomic(qp, f, orig);
+	return rmp_responder_atomic(qp, f, payload, orig);
 }
 
 /* Complete the receive WQE of a message that just ended. */

@@ -43,6 +43,7 @@ enum {
 	RMP_WR_INLINE = BIT(4),	/* may carry inline data */
 	RMP_WR_ATOMIC = BIT(5),	/* one 8-byte local buffer, aligned target */
 	RMP_WR_UC = BIT(6),	/* allowed on a UC QP */
+	RMP_WR_WORD = BIT(7),	/* 8 bytes in the WQE, aligned target */
 };
 
 #define RMP_WR_ANY (RMP_WR_KERNEL | RMP_WR_USER)
@@ -78,6 +79,8 @@ static const struct rmp_wr_info rmp_wr_table[] = {
 	[IB_WR_LOCAL_INV] = { RMP_WR_CONN | RMP_WR_ANY, IB_WC_LOCAL_INV },
 	[IB_WR_BIND_MW] = { RMP_WR_CONN | RMP_WR_USER, IB_WC_BIND_MW },
 	[IB_WR_REG_MR] = { RMP_WR_CONN | RMP_WR_KERNEL, IB_WC_REG_MR },
+	[RMP_UVERBS_WR_ATOMIC_WRITE] = { RMP_WR_RC | RMP_WR_USER | RMP_WR_WORD,
+					 RMP_UVERBS_WC_ATOMIC_WRITE },
 };
 
 static const struct rmp_wr_info *rmp_wr_lookup(u32 opcode)
@@ -122,6 +125,9 @@ static int rmp_wqe_check_send(const struct rmp_qp *qp, u32 opcode, u32 flags,
 		       length <= qp->sq.max_inline ? 0 : -EINVAL;
 	if (info->flags & RMP_WR_ATOMIC &&
 	    (num_sge != 1 || length < sizeof(u64) || iova % sizeof(u64)))
+		return -EINVAL;
+	if (info->flags & RMP_WR_WORD &&
+	    (length != sizeof(u64) || iova % sizeof(u64)))
 		return -EINVAL;
 	return 0;
 }
@@ -400,7 +406,11 @@ int rmp_wqe_take_send(struct rmp_qp *qp, struct rmp_send_wqe *wqe)
 	wqe->length = 0;
 	wqe->num_sge = 0;
 	num_sge = READ_ONCE(slot->dma.num_sge);
-	if (wqe->wr.send_flags & IB_SEND_INLINE) {
+	if (wqe->wr.opcode == RMP_UVERBS_WR_ATOMIC_WRITE) {
+		length = READ_ONCE(slot->dma.length);
+		memcpy(wqe->inline_data, slot->dma.inline_data, sizeof(u64));
+		num_sge = 0;
+	} else if (wqe->wr.send_flags & IB_SEND_INLINE) {
 		length = READ_ONCE(slot->dma.length);
 		if (length > sq->max_inline)
 			return -EINVAL;

@@ -15,17 +15,28 @@
 struct rmp_qp;
 struct rmp_queue;
 
+/*
+ * IBTA's ATOMIC WRITE in the user ABI (rdma-core's IBV_WR_ATOMIC_WRITE and
+ * IBV_WC_ATOMIC_WRITE), which Linux 6.1's headers do not name yet. Only a
+ * process posts it: the provider puts the 8 bytes to write at the start of
+ * the WQE's data area, where inline data goes.
+ */
+#define RMP_UVERBS_WR_ATOMIC_WRITE	15
+#define RMP_UVERBS_WC_ATOMIC_WRITE	9
+
 /**
  * struct rmp_send_wqe - a send WQE taken from a send queue
  * @wr: the work request; @wr.opcode is valid for the QP type and
  *	@wr.send_flags has %IB_SEND_SIGNALED set when the WQE is to complete
  *	(always on a QP created with IB_SIGNAL_ALL_WR)
  * @iova: remote address of an RDMA or atomic operation
- * @length: message length: the sum of @sge lengths, or the inline bytes
- * @num_sge: entries in @sge; 0 for inline data
+ * @length: message length: the sum of @sge lengths, or the bytes in
+ *	@inline_data
+ * @num_sge: entries in @sge; 0 when the data is in @inline_data
  * @av: UD and GSI QPs: the address vector of @wr.wr.ud.ah_num
  * @sge: gather list, at most the QP's max_send_sge entries
- * @inline_data: with %IB_SEND_INLINE: @length bytes of data
+ * @inline_data: with %IB_SEND_INLINE, @length bytes of data; for an ATOMIC
+ *	WRITE, the 8 bytes to write
  *
  * Kernel-private: once taken, nothing in it depends on memory a process can
  * write to.

@@ -35,6 +35,8 @@ enum rmp_opcode {
 	RMP_OP_RC_FETCH_ADD			= 0x14,
 	RMP_OP_RC_SEND_LAST_INV			= 0x16,
 	RMP_OP_RC_SEND_ONLY_INV			= 0x17,
+	/* IBTA Memory Placement Extensions (Annex A19). */
+	RMP_OP_RC_ATOMIC_WRITE			= 0x1d,
 
 	RMP_OP_UC_SEND_FIRST			= 0x20,
 	RMP_OP_UC_SEND_MIDDLE			= 0x21,
@@ -105,6 +107,8 @@ enum rmp_qpt {
 #define RMP_OPF_READ		BIT(17)
 #define RMP_OPF_ATOMIC		BIT(18)
 #define RMP_OPF_ACK		BIT(19)
+/* ATOMIC WRITE: an 8-byte WRITE, answered like a READ of nothing. */
+#define RMP_OPF_ATOMIC_WRITE	BIT(20)
 
 /**
  * struct rmp_opcode_info - what a BTH opcode implies

@@ -70,7 +70,8 @@ static bool rmp_req_idx_before(const struct rmp_req *r, u32 a, u32 b)
 
 static bool rmp_req_is_rd_atomic(const struct rmp_req_wqe *w)
 {
-	return w->kind == RMP_REQ_READ || w->kind == RMP_REQ_ATOMIC;
+	return w->kind == RMP_REQ_READ || w->kind == RMP_REQ_ATOMIC ||
+	       w->kind == RMP_REQ_ATOMIC_WRITE;
 }
 
 /* PSN distance from una, for PSNs not before it. */
@@ -200,6 +201,10 @@ static int rmp_req_check_kind(const struct rmp_req *r, enum rmp_req_kind kind,
 		return 0;
 	case RMP_REQ_WRITE:
 		return r->qpt == RMP_QPT_UD ? -EINVAL : 0;
+	case RMP_REQ_ATOMIC_WRITE:
+		if (length != sizeof(u64))
+			return -EINVAL;
+		return r->qpt == RMP_QPT_RC && r->max_rd_atomic ? 0 : -EINVAL;
 	case RMP_REQ_READ:
 	case RMP_REQ_ATOMIC:
 		return r->qpt == RMP_QPT_RC && r->max_rd_atomic ? 0 : -EINVAL;
@@ -212,7 +217,8 @@ static int rmp_req_check_kind(const struct rmp_req *r, enum rmp_req_kind kind,
  * rmp_req_post() - append a WQE
  * @r: requester
  * @kind: &enum rmp_req_kind
- * @length: message length in bytes, at most 2^31 (8 for an atomic)
+ * @length: message length in bytes, at most 2^31 (8 for an atomic, exactly
+ *	8 for an ATOMIC WRITE)
  * @flags: RMP_REQ_F_* bits
  *
  * The WQE gets the next slot and the next PSNs.  In the flushed state it
@@ -221,7 +227,7 @@ static int rmp_req_check_kind(const struct rmp_req *r, enum rmp_req_kind kind,
  * Return: the ring slot, which is also the send queue slot; -ENOSPC if the
  * ring is full; -EINVAL if @kind, @length or @flags is not allowed on this
  * QP (UD sends only single-packet SENDs; only RC, with max_rd_atomic set,
- * sends READs and atomics).
+ * sends READs, atomics and ATOMIC WRITEs).
  */
 int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 		 u32 flags)
@@ -237,7 +243,7 @@ int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 
 	if (kind == RMP_REQ_LOCAL)
 		npsn = 0;
-	else if (kind == RMP_REQ_ATOMIC)
+	else if (kind == RMP_REQ_ATOMIC || kind == RMP_REQ_ATOMIC_WRITE)
 		npsn = 1;
 	else
 		npsn = length / r->mtu + (length % r->mtu || !length);
@@ -448,7 +454,10 @@ static bool rmp_req_read_part(const struct rmp_req *r,
 	return true;
 }
 
-/* READ response or atomic ACK for the WQE at comp, whose next PSN is una. */
+/*
+ * READ response or atomic ACK for the WQE at comp, whose next PSN is una;
+ * an ATOMIC WRITE's answer is a READ response too.
+ */
 static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
 				    const struct rmp_hdr_fields *f, u32 opf,
 				    struct rmp_req_rsp *out)
@@ -464,6 +473,14 @@ static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
 			return rmp_req_error(r, idx, RMP_REQ_ERR_BAD_RESP);
 		out->action = RMP_REQ_RSP_ATOMIC;
 		out->slot = idx & r->mask;
+		last = true;
+	} else if (w->kind == RMP_REQ_ATOMIC_WRITE) {
+		/* Its answer is a READ response ONLY with nothing in it. */
+		if ((opf & RMP_OPF_ONLY) != RMP_OPF_ONLY || f->payload_len) {
+			r->stats.bad_rsps++;
+			return 0;
+		}
+		out->action = RMP_REQ_RSP_ACK;
 		last = true;
 	} else {
 		if (w->kind != RMP_REQ_READ)

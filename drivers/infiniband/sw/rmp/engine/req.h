@@ -48,6 +48,8 @@
  * @RMP_REQ_WRITE: RDMA WRITE, with or without immediate
  * @RMP_REQ_READ: RDMA READ
  * @RMP_REQ_ATOMIC: compare-and-swap or fetch-and-add
+ * @RMP_REQ_ATOMIC_WRITE: ATOMIC WRITE: 8 bytes written in one piece,
+ *	acknowledged by an empty READ response; counts as a READ/atomic
  * @RMP_REQ_LOCAL: REG_MR, LOCAL_INV, BIND_MW: no packets, executed by the
  *	kernel exactly once, in order, when rmp_req_next() hands it out
  * @RMP_REQ_KIND_MAX: number of kinds
@@ -57,6 +59,7 @@ enum rmp_req_kind {
 	RMP_REQ_WRITE,
 	RMP_REQ_READ,
 	RMP_REQ_ATOMIC,
+	RMP_REQ_ATOMIC_WRITE,
 	RMP_REQ_LOCAL,
 	RMP_REQ_KIND_MAX,
 };

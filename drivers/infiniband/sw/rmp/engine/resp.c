@@ -33,7 +33,9 @@
  * missing response, so the request may name any sub-range of the original
  * as long as its responses fit into the original's PSNs.  A duplicate
  * atomic is answered with the saved original value and never executed
- * again.  With no matching resource the duplicate is dropped.
+ * again; nor is a duplicate ATOMIC WRITE, which takes a resource like an
+ * atomic and is answered like a READ of nothing.  With no matching
+ * resource the duplicate is dropped.
  *
  * UC (IBTA 9.7.5 and 9.8) shares the opcode sequence, length and
  * placement rules but has no acknowledgments, retries or RNR: nothing is
@@ -242,6 +244,11 @@ static bool rmp_resp_rules_ok(const struct rmp_resp *resp,
 	}
 	if ((flags & RMP_OPF_ATOMIC) && (in->va & 7))
 		return false;
+	/* An ATOMIC WRITE stores one aligned 8-byte word. */
+	if ((flags & RMP_OPF_ATOMIC_WRITE) &&
+	    (!resp->nres || !(resp->access & RMP_RESP_ALLOW_WRITE) ||
+	     len != sizeof(u64) || in->dma_len != sizeof(u64) || (in->va & 7)))
+		return false;
 	return true;
 }
 
@@ -267,6 +274,19 @@ static void rmp_resp_read_start(const struct rmp_resp *resp,
 	cur->npkts = rmp_resp_read_npkts(len, resp->mtu);
 	cur->mtu = resp->mtu;
 	cur->msn = resp->msn;
+}
+
+/*
+ * An ATOMIC WRITE is answered, as IBTA has it, by a READ response ONLY
+ * with the request's PSN and no payload.
+ */
+static void rmp_resp_answer_write(const struct rmp_resp *resp,
+				  struct rmp_resp_out *out, u32 idx)
+{
+	const struct rmp_resp_res *r = &resp->res[idx];
+
+	out->reply.kind = RMP_RESP_REPLY_READ;
+	rmp_resp_read_start(resp, &out->reply.read, idx, r->psn, r->va, 0);
 }
 
 /* A packet from before the expected PSN. */
@@ -311,6 +331,10 @@ static void rmp_resp_duplicate(struct rmp_resp *resp,
 	r = &resp->res[idx];
 	if (r->opcode != in->opcode || r->va != in->va || r->rkey != in->rkey)
 		return;
+	if (flags & RMP_OPF_ATOMIC_WRITE) {
+		rmp_resp_answer_write(resp, out, idx);
+		return;
+	}
 	rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(), in->psn);
 	out->reply.kind = RMP_RESP_REPLY_ATOMIC_ACK;
 	out->reply.orig = r->orig;
@@ -601,7 +625,12 @@ int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 		return 0;
 	}
 
-	rmp_resp_take(resp, RMP_RESP_RES_ATOMIC, 1, orig);
+	idx = rmp_resp_take(resp, RMP_RESP_RES_ATOMIC, 1, orig);
+	if (flags & RMP_OPF_ATOMIC_WRITE) {
+		rmp_resp_answer_write(resp, out, idx);
+		rmp_resp_advance(resp, 1);
+		return 0;
+	}
 	rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(), in->psn);
 	out->reply.kind = RMP_RESP_REPLY_ATOMIC_ACK;
 	out->reply.orig = orig;

@@ -55,7 +55,8 @@ struct rmp_resp_config {
  * enum rmp_resp_res_kind - what a READ/atomic resource remembers
  * @RMP_RESP_RES_FREE: slot unused
  * @RMP_RESP_RES_READ: an RDMA READ, replayable over any sub-range
- * @RMP_RESP_RES_ATOMIC: an atomic and the original value it returned
+ * @RMP_RESP_RES_ATOMIC: an atomic and the original value it returned, or
+ *	an ATOMIC WRITE
  */
 enum rmp_resp_res_kind {
 	RMP_RESP_RES_FREE,
@@ -172,7 +173,8 @@ struct rmp_resp_read_pkt {
  * @RMP_RESP_REPLY_ACK: an ACKNOWLEDGE packet; the syndrome says ACK, RNR
  *	NAK or NAK
  * @RMP_RESP_REPLY_ATOMIC_ACK: an ATOMIC ACKNOWLEDGE with the original value
- * @RMP_RESP_REPLY_READ: READ responses, produced by rmp_resp_read_next()
+ * @RMP_RESP_REPLY_READ: READ responses, produced by rmp_resp_read_next();
+ *	for an ATOMIC WRITE, one with no payload
  */
 enum rmp_resp_reply_kind {
 	RMP_RESP_REPLY_NONE,

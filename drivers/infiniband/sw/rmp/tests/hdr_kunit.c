@@ -106,6 +106,7 @@ static const struct hdr_rt_case hdr_rt_cases[] = {
 	{ "RC atomic acknowledge", RMP_OP_RC_ATOMIC_ACKNOWLEDGE, 24, 0 },
 	{ "RC compare & swap (AtomicETH)", RMP_OP_RC_COMPARE_SWAP, 40, 0 },
 	{ "RC fetch & add", RMP_OP_RC_FETCH_ADD, 40, 0 },
+	{ "RC atomic write (RETH + 8 bytes)", RMP_OP_RC_ATOMIC_WRITE, 28, 8 },
 	{ "UC send only with ImmDt", RMP_OP_UC_SEND_ONLY_IMM, 16, 5 },
 	{ "UC write only", RMP_OP_UC_WRITE_ONLY, 28, 9 },
 	{ "UD send only (DETH)", RMP_OP_UD_SEND_ONLY, 20, 3 },
@@ -222,6 +223,20 @@ static const struct hdr_wire_case hdr_wire_cases[] = {
 			   0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08 },
 	},
 	{
+		.desc = "RC atomic write: BTH+RETH",
+		.f = {
+			.bth = { .opcode = RMP_OP_RC_ATOMIC_WRITE,
+				 .pkey = 0xffff, .qpn = 0x12, .ackreq = true,
+				 .psn = 6 },
+			.reth = { .va = 0x2008, .rkey = 0x56, .len = 8 },
+		},
+		.len = 28,
+		.bytes = { 0x1d, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x12,
+			   0x80, 0x00, 0x00, 0x06,
+			   0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x08,
+			   0x00, 0x00, 0x00, 0x56, 0x00, 0x00, 0x00, 0x08 },
+	},
+	{
 		.desc = "RC send only inv: BTH+IETH",
 		.f = {
 			.bth = { .opcode = RMP_OP_RC_SEND_ONLY_INV,
@@ -283,8 +298,8 @@ static void rmp_hdr_build__length_matches_table(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, len, (int)info->hdr_len,
 				    "opcode %#x", op);
 	}
-	/* 23 RC + 12 UC + 2 UD + CNP */
-	KUNIT_EXPECT_EQ(test, known, 38U);
+	/* 24 RC + 12 UC + 2 UD + CNP */
+	KUNIT_EXPECT_EQ(test, known, 39U);
 }
 
 static void rmp_opcode_table__family_matches_opcode(struct kunit *test)
@@ -352,6 +367,9 @@ static const struct opcode_flags_case opcode_flags_cases[] = {
 	{ "RC_FETCH_ADD", RMP_OP_RC_FETCH_ADD,
 	  RMP_OPF_REQ | RMP_OPF_NEEDS_ACK | RMP_OPF_ATOMIC | RMP_OPF_ONLY |
 	  RMP_OPF_ATMETH },
+	{ "RC_ATOMIC_WRITE", RMP_OP_RC_ATOMIC_WRITE,
+	  RMP_OPF_REQ | RMP_OPF_NEEDS_ACK | RMP_OPF_ATOMIC_WRITE |
+	  RMP_OPF_PAYLOAD | RMP_OPF_ONLY | RMP_OPF_RETH },
 	{ "RC_SEND_LAST_INV", RMP_OP_RC_SEND_LAST_INV,
 	  RMP_OPF_REQ | RMP_OPF_NEEDS_ACK | RMP_OPF_SEND | RMP_OPF_PAYLOAD |
 	  RMP_OPF_LAST | RMP_OPF_IETH },

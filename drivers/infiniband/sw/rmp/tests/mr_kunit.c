@@ -237,6 +237,23 @@ static void rmp_mr_atomic__ops(struct kunit *test)
 					    &orig), 0);
 	KUNIT_EXPECT_EQ(test, orig, 9ULL);
 	KUNIT_EXPECT_EQ(test, *word, 8ULL);
+	KUNIT_EXPECT_EQ(test, rmp_mr_atomic(env->mr, va(env, 100),
+					    RMP_ATOMIC_WRITE, 0,
+					    0x0123456789abcdefULL, &orig), 0);
+	KUNIT_EXPECT_EQ(test, *word, 0x0123456789abcdefULL);
+	/* The words on either side are untouched. */
+	KUNIT_EXPECT_EQ(test, word[-1], 0ULL);
+	KUNIT_EXPECT_EQ(test, word[1], 0ULL);
+	KUNIT_EXPECT_EQ(test, rmp_mr_atomic(env->mr, va(env, 104),
+					    RMP_ATOMIC_WRITE, 0, 1, &orig),
+			-EINVAL);
+	/* The last whole word of the region. */
+	KUNIT_EXPECT_EQ(test, rmp_mr_atomic(env->mr, va(env, LEN - 12),
+					    RMP_ATOMIC_WRITE, 0, 1, &orig), 0);
+	KUNIT_EXPECT_EQ(test, *(u64 *)(env->mem + OFF + LEN - 12), 1ULL);
+	KUNIT_EXPECT_EQ(test, rmp_mr_atomic(env->mr, va(env, LEN - 4),
+					    RMP_ATOMIC_WRITE, 0, 1, &orig),
+			-ERANGE);
 	KUNIT_EXPECT_EQ(test, rmp_mr_atomic(env->mr, va(env, 104),
 					    RMP_ATOMIC_FETCH_ADD, 1, 0, &orig),
 			-EINVAL);

@@ -236,6 +236,73 @@ static const struct step atomic[] = {
 	{}
 };
 
+/* An ATOMIC WRITE is answered by an empty READ response ONLY. */
+static const struct step atomic_write[] = {
+	POST(WRITE, 10, 0, 0),
+	POST(ATOMIC_WRITE, 8, 0, 1),
+	TX(0, 0, ONLY, 0, 10, A),
+	TX(1, 1, ONLY, 0, 8, A),
+	RD(ONLY, 1, 0, ES | ED, ACK, 0, 0),
+	DONE(0, OK),
+	DONE(1, OK),
+	RD(ONLY, 1, 0, 0, DROP, 0, 0),
+	STAT(dup_rsps, 1),
+	{}
+};
+
+static const struct step atomic_write_bad_resps[] = {
+	POST(ATOMIC_WRITE, 8, 0, 0),
+	TX(0, 0, ONLY, 0, 8, A),
+	/* Data in it, or more than one packet: not the answer. */
+	RD(ONLY, 0, 8, 0, DROP, 0, 0),
+	RD(FIRST, 0, 1024, 0, DROP, 0, 0),
+	STAT(bad_rsps, 2),
+	NODONE(EAGAIN),
+	/* An atomic's answer fails it. */
+	ATK(0, ED | EE, DROP, 0),
+	DONE(0, ERR_BAD_RESP),
+	{}
+};
+
+static const struct step atomic_write_lost[] = {
+	POST(ATOMIC_WRITE, 8, 0, 0),
+	POST(SEND, 10, 0, 1),
+	TX(0, 0, ONLY, 0, 8, A),
+	TX(1, 1, ONLY, 0, 10, A),
+	ACK(1, ES),
+	STAT(implicit_naks, 1),
+	TX(0, 0, ONLY, 0, 8, A | R),
+	TX(1, 1, ONLY, 0, 10, A | R),
+	RD(ONLY, 0, 0, ES | ED, ACK, 0, 0),
+	ACK(1, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	{}
+};
+
+/* ATOMIC WRITEs take READ/atomic slots and wait for a fence like them. */
+static const struct step atomic_write_rd_atomic[] = {
+	POST(ATOMIC_WRITE, 8, 0, 0),
+	POST(ATOMIC_WRITE, 8, 0, 1),
+	POST(READ, 10, 0, 2),
+	POST(SEND, 10, RMP_REQ_F_FENCE, 3),
+	TX(0, 0, ONLY, 0, 8, A),
+	TX(1, 1, ONLY, 0, 8, A),
+	NOTX(EAGAIN),
+	RD(ONLY, 0, 0, ES | ED, ACK, 0, 0),
+	TX(2, 2, ONLY, 0, 10, A),
+	NOTX(EAGAIN),
+	RD(ONLY, 1, 0, ES | ED, ACK, 0, 0),
+	RD(ONLY, 2, 10, ES | ED, READ, 2, 0),
+	TX(3, 3, ONLY, 0, 10, A),
+	ACK(3, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	DONE(2, OK),
+	DONE(3, OK),
+	{}
+};
+
 static const struct step nak_seq[] = {
 	UNSENT(0),
 	POST(SEND, 3000, 0, 0),
@@ -829,6 +896,8 @@ static const struct step post_checks[] = {
 	POST(KIND_MAX, 10, 0, -EINVAL),
 	POST(SEND, 10, 2, -EINVAL),
 	POST(SEND, 0x80000001, 0, -EINVAL),
+	POST(ATOMIC_WRITE, 4, 0, -EINVAL),
+	POST(ATOMIC_WRITE, 16, 0, -EINVAL),
 	POST(WRITE, 0x80000000, 0, 0),
 	TX(0, 0, FIRST, 0, 1024, 0),
 	{}
@@ -837,6 +906,7 @@ static const struct step post_checks[] = {
 static const struct step no_rd_atomic[] = {
 	POST(READ, 10, 0, -EINVAL),
 	POST(ATOMIC, 8, 0, -EINVAL),
+	POST(ATOMIC_WRITE, 8, 0, -EINVAL),
 	POST(SEND, 10, 0, 0),
 	{}
 };
@@ -847,6 +917,7 @@ static const struct step ud[] = {
 	POST(WRITE, 10, 0, -EINVAL),
 	POST(READ, 10, 0, -EINVAL),
 	POST(ATOMIC, 8, 0, -EINVAL),
+	POST(ATOMIC_WRITE, 8, 0, -EINVAL),
 	POST(LOCAL, 0, 0, 1),
 	POST(SEND, 1024, 0, 2),
 	TX(0, 0, ONLY, 0, 100, 0),
@@ -869,6 +940,7 @@ static const struct step ud[] = {
 static const struct step uc[] = {
 	POST(WRITE, 2048, 0, 0),
 	POST(READ, 10, 0, -EINVAL),
+	POST(ATOMIC_WRITE, 8, 0, -EINVAL),
 	POST(SEND, 10, 0, 1),
 	TX(0, 0, FIRST, 0, 1024, 0),
 	NODONE(EAGAIN),
@@ -891,6 +963,11 @@ static const struct scenario scenarios[] = {
 	{ "read response acknowledges earlier WQEs", DEF, 8,
 	  read_acks_earlier },
 	{ "atomic", DEF, 8, atomic },
+	{ "atomic write", DEF, 8, atomic_write },
+	{ "atomic write: wrong answers", DEF, 8, atomic_write_bad_resps },
+	{ "atomic write answer lost, later ACK", DEF, 8, atomic_write_lost },
+	{ "atomic write: max_rd_atomic and fence", DEF, 8,
+	  atomic_write_rd_atomic },
 	{ "NAK sequence error: go back N", DEF, 8, nak_seq },
 	{ "NAK sequence error after progress", DEF, 8,
 	  nak_seq_after_progress },
@@ -1515,6 +1592,8 @@ static void sim_request(struct kunit *test, const struct sim_case *c,
 			sim_respond(test, c, RMP_OP_RC_ATOMIC_ACKNOWLEDGE,
 				    rmp_aeth_syn_ack(0x1f), q->psn, 0,
 				    sim.atomic_by_psn[q->psn % 256]);
+		else if (q->kind == RMP_REQ_ATOMIC_WRITE)
+			sim_read_responses(test, c, q->psn, 0);
 		else
 			sim_ack(test, c);	/* C9-105: ACK again */
 		return;
@@ -1541,6 +1620,14 @@ static void sim_request(struct kunit *test, const struct sim_case *c,
 		sim.msn++;
 		sim.delivered++;
 		sim_read_responses(test, c, q->psn, q->len);
+		return;
+	}
+	if (q->kind == RMP_REQ_ATOMIC_WRITE) {
+		KUNIT_ASSERT_EQ(test, q->len, 8U);
+		sim.epsn = rmp_psn_add(sim.epsn, 1);
+		sim.msn++;
+		sim.delivered++;
+		sim_read_responses(test, c, q->psn, 0);
 		return;
 	}
 	if (q->kind == RMP_REQ_ATOMIC) {
@@ -1628,11 +1715,14 @@ static void sim_post(struct kunit *test)
 			w->kind = RMP_REQ_WRITE;
 		else if (x < 80)
 			w->kind = RMP_REQ_READ;
-		else if (x < 92)
+		else if (x < 88)
 			w->kind = RMP_REQ_ATOMIC;
+		else if (x < 93)
+			w->kind = RMP_REQ_ATOMIC_WRITE;
 		else
 			w->kind = RMP_REQ_LOCAL;
-		w->len = w->kind == RMP_REQ_ATOMIC ? 8 :
+		w->len = w->kind == RMP_REQ_ATOMIC ||
+			 w->kind == RMP_REQ_ATOMIC_WRITE ? 8 :
 			 w->kind == RMP_REQ_LOCAL ? 0 : sim_rand() % 3000;
 		w->flags = sim_chance(100) ? RMP_REQ_F_FENCE : 0;
 		slot = rmp_req_post(&sim.r, w->kind, w->len, w->flags);

@@ -291,6 +291,46 @@ static const struct script_case script_cases[] = {
 	  { P(READ_REQUEST, 0, 0, 0), RETH(8), V(DUP), EP(3) },
 	  { P(FETCH_ADD, 1, 0, 0), ATOM(VA), V(DUP), R_ATOM(1, 3, 5), EP(3) },
 	  { P(READ_REQUEST, 2, 0, 0), RETH(8), V(DUP), R_READ, EP(3) } } },
+	/* ATOMIC WRITE. */
+	{ "atomic write executes once, answered like an empty read", 100, 0,
+	  4, 0, 0, 5, {
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH(8), V(EXE), DONE, R_READ, EP(1) },
+	  { P(SEND_ONLY, 1, 1, 1), V(EXE), DONE, R_ACK(1, 2), EP(2) },
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH(8), V(DUP), R_READ, EP(2) },
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH_AT(VA + 8, 8, RKEY), V(DUP),
+	    EP(2) },
+	  { P(ATOMIC_WRITE, 1, 1, 8), RETH(8), V(DUP), EP(2) } } },
+	{ "atomic write in a message", 100, 0, 4, 0, 0, 2, {
+	  { P(WRITE_FIRST, 0, 0, MTU), RETH(2 * MTU), V(EXE), EP(1) },
+	  { P(ATOMIC_WRITE, 1, 1, 8), RETH(8), V(INV), R_NAK(SYN_INV, 1, 0),
+	    ERR, EP(1) } } },
+	{ "atomic write of 4 bytes", 100, 0, 4, 0, 0, 1, {
+	  { P(ATOMIC_WRITE, 0, 1, 4), RETH(4), V(INV), R_NAK(SYN_INV, 0, 0),
+	    ERR, EP(0) } } },
+	{ "atomic write with a 16-byte RETH", 100, 0, 4, 0, 0, 1, {
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH(16), V(INV), R_NAK(SYN_INV, 0, 0),
+	    ERR, EP(0) } } },
+	{ "misaligned atomic write", 100, 0, 4, 0, 0, 1, {
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH_AT(VA + 4, 8, RKEY), V(INV),
+	    R_NAK(SYN_INV, 0, 0), ERR, EP(0) } } },
+	{ "atomic write with no responder resources", 100, 0, 0, 0, 0, 1, {
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH(8), V(INV), R_NAK(SYN_INV, 0, 0),
+	    ERR, EP(0) } } },
+	{ "atomic write not permitted", 100, 0, 4, 0, RMP_RESP_ALLOW_WRITE, 1, {
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH(8), V(INV), R_NAK(SYN_INV, 0, 0),
+	    ERR, EP(0) } } },
+	{ "atomic write needs no atomic permission", 100, 0, 4, 0,
+	  RMP_RESP_ALLOW_ATOMIC | RMP_RESP_ALLOW_READ, 1, {
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH(8), V(EXE), DONE, R_READ,
+	    EP(1) } } },
+	{ "remote access error on an atomic write", 100, 0, 4, 0, 0, 2, {
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH(8), ST(REM_ACCESS), V(EXE), DONE,
+	    R_NAK(SYN_ACC, 0, 0), ERR, EP(0) },
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH(8), V(DRP), EP(0) } } },
+	{ "duplicate atomic write without resource dropped", 100, 0, 4, 0, 0,
+	  2, {
+	  { P(SEND_ONLY, 0, 1, 1), V(EXE), DONE, R_ACK(0, 1), EP(1) },
+	  { P(ATOMIC_WRITE, 0, 1, 8), RETH(8), V(DUP), EP(1) } } },
 	/* Opcode sequence. */
 	{ "middle without first", 100, 0, 4, 0, 0, 2, {
 	  { P(SEND_MIDDLE, 0, 0, MTU), V(INV), R_NAK(SYN_INV, 0, 0), ERR,
@@ -585,6 +625,58 @@ static void rmp_resp_read_next__packets(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rmp_resp_read_next(&cur, &pkt));
 	KUNIT_EXPECT_FALSE(test, rmp_resp_read_next(&cur, &pkt));
 	KUNIT_EXPECT_EQ(test, off, c->len);
+}
+
+/*
+ * The answer to an ATOMIC WRITE, first and replayed: one READ response
+ * ONLY at the request's PSN, no payload, an ACK with the current MSN.
+ */
+static void rmp_resp_executed__atomic_write_answer(struct kunit *test)
+{
+	struct rmp_resp_in in = {
+		.psn = 0xffffff, .opcode = RMP_OP_RC_ATOMIC_WRITE,
+		.ackreq = true, .payload_len = 8, .va = VA + 8, .rkey = RKEY,
+		.dma_len = 8,
+	};
+	struct rmp_resp_in send = {
+		.psn = 0, .opcode = RMP_OP_RC_SEND_ONLY, .payload_len = 1,
+	};
+	struct rmp_resp_read_pkt pkt;
+	struct rmp_resp_out out;
+	struct rmp_resp resp;
+	u32 round;
+
+	resp_setup(test, &resp, in.psn, 0xfffffe, 2, 0, 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(&resp, RMP_RESP_OK, 0, &out), 0);
+	for (round = 0; round < 2; round++) {
+		KUNIT_ASSERT_EQ(test, out.reply.kind, RMP_RESP_REPLY_READ);
+		KUNIT_ASSERT_TRUE(test, rmp_resp_read_next(&out.reply.read,
+							   &pkt));
+		KUNIT_EXPECT_EQ(test, pkt.opcode,
+				(u8)RMP_OP_RC_READ_RESPONSE_ONLY);
+		KUNIT_EXPECT_EQ(test, pkt.psn, 0xffffffU);
+		KUNIT_EXPECT_EQ(test, pkt.len, 0U);
+		KUNIT_EXPECT_TRUE(test, pkt.aeth);
+		KUNIT_EXPECT_EQ(test, pkt.syndrome, SYN_ACK);
+		/* The MSN counts the ATOMIC WRITE, then the SEND: 2^24. */
+		KUNIT_EXPECT_EQ(test, pkt.msn, round ? 0U : 0xffffffU);
+		KUNIT_EXPECT_FALSE(test, rmp_resp_read_next(&out.reply.read,
+							    &pkt));
+		KUNIT_EXPECT_EQ(test, rmp_resp_epsn(&resp), round);
+
+		if (round)
+			break;
+		KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &send, &out), 0);
+		KUNIT_ASSERT_EQ(test, rmp_resp_executed(&resp, RMP_RESP_OK, 0,
+							&out), 0);
+		KUNIT_ASSERT_EQ(test, rmp_resp_epsn(&resp), 1U);
+		/* Its duplicate is answered the same, not executed. */
+		KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+		KUNIT_EXPECT_EQ(test, out.verdict, DUP);
+		KUNIT_EXPECT_FALSE(test, resp.pending);
+	}
 }
 
 /* A duplicate READ against an original of 4 * MTU - 24 bytes at PSN 0. */
@@ -995,7 +1087,7 @@ static void rmp_resp_in_from_hdr__fields(struct kunit *test)
 #define RND_TIMEOUT	6
 #define RND_ROUNDS	20000
 
-enum { M_SEND, M_WRITE, M_READ, M_FADD };
+enum { M_SEND, M_WRITE, M_READ, M_FADD, M_AWRITE, M_KINDS };
 
 struct rnd_msg {
 	u8 kind;
@@ -1060,7 +1152,7 @@ static const struct rnd_case rnd_cases[] = {
 	{ "5% loss", 2, 0xffff80, 0xffffc0, 50, 0, 0, 0, 0, 0 },
 	{ "loss, duplicates, reordering, RNR", 3, 0xfffff0, 0xffff00, 50, 50,
 	  30, 100, 4, 0 },
-	{ "heavy loss", 0xc0ffee, 0x7ffff0, 5, 200, 100, 50, 50, 0, 0 },
+	{ "heavy loss", 0xc0ffee, 0x7ffff0, 5, 200, 100, 50, 100, 0, 0 },
 	{ "wrap: duplicates only", 77, 0xffffff, 0xffffff, 0, 200, 0, 0, 2, 0 },
 	{ "loss, found corrupt after placement", 9, 0xfffe00, 0, 30, 20, 20,
 	  50, 0, 150 },
@@ -1138,14 +1230,16 @@ static void rnd_build(void)
 		u32 k, r = rnd_next();
 
 		memset(m, 0, sizeof(*m));
-		m->kind = r % 4;
+		m->kind = r % M_KINDS;
 		m->len = (r >> 8) % (4 * RND_MTU + 1);
 		m->first = psn;
 		if (m->kind == M_FADD) {
 			m->len = 0;
 			m->nfadd = nfadd++;
 		}
-		m->npkts = m->kind == M_FADD ? 1 :
+		if (m->kind == M_AWRITE)
+			m->len = 8;
+		m->npkts = m->kind == M_FADD || m->kind == M_AWRITE ? 1 :
 			   m->len ? (m->len + RND_MTU - 1) / RND_MTU : 1;
 		for (k = 0; k < m->npkts; k++)
 			rnd_msg_of[psn + k] = i;
@@ -1167,7 +1261,7 @@ static u32 rnd_rd_outstanding(u32 from_msg, u32 to_msg)
 	u32 i, n = 0;
 
 	for (i = from_msg; i <= to_msg; i++)
-		n += rnd_msgs[i].kind == M_READ || rnd_msgs[i].kind == M_FADD;
+		n += rnd_msgs[i].kind >= M_READ;
 	return n;
 }
 
@@ -1217,6 +1311,13 @@ static void rnd_send(struct kunit *test, const struct rnd_case *c,
 			in->va += k * RND_MTU;
 			in->dma_len = m->len - k * RND_MTU;
 			rq->nxt = m->first + m->npkts;
+			break;
+		case M_AWRITE:
+			in->opcode = RMP_OP_RC_ATOMIC_WRITE;
+			in->payload_len = 8;
+			in->dma_len = 8;
+			in->ackreq = true;
+			rq->nxt++;
 			break;
 		default:
 			in->opcode = RMP_OP_RC_FETCH_ADD;
@@ -1319,7 +1420,7 @@ static void rnd_ack_through(struct rnd_req *rq, s32 a)
 	while ((s32)rq->una <= a && rq->una < rq->total) {
 		struct rnd_msg *m = &rnd_msgs[rnd_msg_of[rq->una]];
 
-		if (m->kind == M_READ || m->kind == M_FADD) {
+		if (m->kind >= M_READ) {
 			/* Acked past a READ/atomic whose response is
 			 * missing: it was lost, ask again.
 			 */
@@ -1376,12 +1477,19 @@ static void rnd_requester(struct kunit *test, const struct rnd_case *c,
 			break;
 		default:
 			m = &rnd_msgs[rnd_msg_of[off]];
-			KUNIT_ASSERT_EQ(test, m->kind, (u8)M_READ);
+			if (m->kind == M_AWRITE) {
+				/* Answered with nothing, in one packet. */
+				KUNIT_ASSERT_EQ(test, p->opcode,
+						(u8)RMP_OP_RC_READ_RESPONSE_ONLY);
+				KUNIT_ASSERT_EQ(test, p->len, 0U);
+			} else {
+				KUNIT_ASSERT_EQ(test, m->kind, (u8)M_READ);
+				KUNIT_ASSERT_EQ(test, p->len,
+						m->len - p->offset < RND_MTU ?
+						m->len - p->offset : RND_MTU);
+			}
 			KUNIT_ASSERT_EQ(test, p->offset,
 					(off - m->first) * RND_MTU);
-			KUNIT_ASSERT_EQ(test, p->len,
-					m->len - p->offset < RND_MTU ?
-					m->len - p->offset : RND_MTU);
 			rnd_ack_through(rq, (s32)m->first - 1);
 			if (off == rq->una) {
 				rq->una++;
@@ -1475,6 +1583,7 @@ static struct kunit_case rmp_resp_cases[] = {
 	KUNIT_CASE_PARAM(rmp_resp_packet__duplicate_read_ranges,
 			 dupread_gen_params),
 	KUNIT_CASE_PARAM(rmp_resp_in_from_hdr__fields, from_hdr_gen_params),
+	KUNIT_CASE(rmp_resp_executed__atomic_write_answer),
 	KUNIT_CASE(rmp_resp_packet__placement),
 	KUNIT_CASE(rmp_resp_executed__misuse),
 	KUNIT_CASE(rmp_resp_discard__as_if_never_received),
