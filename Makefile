@@ -8,6 +8,7 @@
 #   make KDIR=/lib/modules/$(uname -r)/build   against installed headers
 #   make kunit [DEBUG=1]     run the KUnit suites in a QEMU guest
 #   make unit                run the engine's tests in userspace
+#   make fuzz [FUZZ_SECONDS=N]   the engine's libFuzzer targets, N s each
 #   make test                the whole test suite (see tests/run)
 #   make bench               perftest on rxe and rmp side by side, in a guest
 #   make sparse style kdoc   static checks
@@ -30,7 +31,7 @@ SYNC := rsync -rt --delete \
 	--filter='P .*.cmd' --filter='P *.a' --filter='P modules.order' \
 	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'
 
-.PHONY: all modules kunit unit test bench engine-bench demo sparse style kdoc clean
+.PHONY: all modules kunit unit fuzz test bench engine-bench demo sparse style kdoc clean
 
 all: modules
 
@@ -46,6 +47,9 @@ kunit: modules
 
 unit:
 	$(MAKE) -C tests/unit check
+
+fuzz:
+	$(MAKE) -C tests/unit fuzz
 
 # The engine's per-packet decisions, timed on the host (userspace)
 engine-bench:

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the requester, its WQEs posted and its packets sent as
+ * the input says, answered by responses made from the input: valid,
+ * duplicated, early, late, of the wrong kind, with any syndrome and
+ * length, and its timer fired at any time. Whatever comes, the ring
+ * indices stay ordered, a packet handed out lies inside its WQE, response
+ * data is placed only inside the READ (or atomic) WQE it answers, and
+ * WQEs complete once each, in posting order.
+ */
+#include <string.h>
+
+#include "fuzz.h"
+#include "../../../drivers/infiniband/sw/rmp/engine/req.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define SLOTS	16
+
+static const u32 mtus[] = { 256, 512, 1024, 2048, 4096 };
+
+static const u8 responses[] = {
+	RMP_OP_RC_READ_RESPONSE_FIRST, RMP_OP_RC_READ_RESPONSE_MIDDLE,
+	RMP_OP_RC_READ_RESPONSE_LAST, RMP_OP_RC_READ_RESPONSE_ONLY,
+	RMP_OP_RC_ACKNOWLEDGE, RMP_OP_RC_ATOMIC_ACKNOWLEDGE,
+};
+
+struct wqe {
+	u8 kind;
+	u32 len;
+};
+
+static void check_order(const struct rmp_req *r)
+{
+	u32 head = r->head - r->tail;
+
+	FUZZ_CHECK(r->comp - r->tail <= head);
+	FUZZ_CHECK(r->cur - r->tail <= head);
+	FUZZ_CHECK(head <= r->mask + 1);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	struct rmp_req_wqe ring[SLOTS];
+	struct wqe wqes[SLOTS];
+	struct rmp_req_cfg cfg = {};
+	struct rmp_hdr_fields f;
+	struct rmp_req_done done;
+	struct rmp_req_pkt pkt;
+	struct rmp_req_rsp rsp;
+	struct rmp_req r;
+	u32 posted = 0, completed = 0, steps = 0;
+	u64 now = 1;
+
+	cfg.qpt = RMP_QPT_RC;
+	cfg.mtu = mtus[fuzz_take(&in, 1) % 5];
+	cfg.retry_cnt = fuzz_take(&in, 1) & 7;
+	cfg.rnr_retry = fuzz_take(&in, 1) & 7;
+	cfg.timeout = fuzz_take(&in, 1) & 0x1f;
+	cfg.max_rd_atomic = fuzz_take(&in, 1) % 5;
+	cfg.max_inflight = fuzz_take(&in, 1) % 32;
+	cfg.ack_every = fuzz_take(&in, 1) % 8;
+	FUZZ_CHECK(!rmp_req_init(&r, ring, SLOTS, &cfg, fuzz_take(&in, 3)));
+
+	while (in.left && steps++ < 4096) {
+		u32 op = fuzz_take(&in, 1), slot;
+		struct wqe *w;
+		int ret;
+
+		switch (op % 6) {
+		case 0: {
+			u32 kind = fuzz_take(&in, 1) % RMP_REQ_KIND_MAX;
+			u32 len = kind == RMP_REQ_ATOMIC ||
+				  kind == RMP_REQ_ATOMIC_WRITE ? 8 :
+				  kind == RMP_REQ_LOCAL ? 0 :
+				  fuzz_take(&in, 2) % (5 * cfg.mtu);
+
+			ret = rmp_req_post(&r, kind, len, op & 0x80 ?
+					   RMP_REQ_F_FENCE : 0);
+			if (ret < 0)
+				break;
+			FUZZ_CHECK((u32)ret == posted % SLOTS);
+			wqes[ret].kind = kind;
+			wqes[ret].len = len;
+			posted++;
+			break;
+		}
+		case 1:
+			if (rmp_req_next(&r, now, &pkt))
+				break;
+			FUZZ_CHECK(pkt.slot < SLOTS);
+			w = &wqes[pkt.slot];
+			FUZZ_CHECK(pkt.kind == w->kind);
+			if (pkt.kind == RMP_REQ_LOCAL)
+				break;
+			FUZZ_CHECK((u64)pkt.offset + pkt.len <= w->len);
+			if (pkt.kind == RMP_REQ_SEND ||
+			    pkt.kind == RMP_REQ_WRITE)
+				FUZZ_CHECK(pkt.len <= cfg.mtu);
+			break;
+		case 2:
+			memset(&f, 0, sizeof(f));
+			op = fuzz_take(&in, 1);
+			f.bth.opcode = op < 240 ? responses[op % 6] :
+					fuzz_take(&in, 1);
+			f.bth.psn = rmp_psn_add(r.una, (u32)(s32)(int8_t)
+						fuzz_take(&in, 1));
+			f.aeth.syndrome = fuzz_take(&in, 1);
+			f.aeth.msn = fuzz_take(&in, 3);
+			f.atmack.orig = fuzz_take(&in, 4);
+			f.payload_len = fuzz_take(&in, 1) & 1 ? cfg.mtu :
+					fuzz_take(&in, 2) % (cfg.mtu + 1);
+			rmp_req_ack(&r, now, &f, &rsp);
+			if (rsp.action == RMP_REQ_RSP_READ) {
+				FUZZ_CHECK(rsp.slot < SLOTS);
+				w = &wqes[rsp.slot];
+				FUZZ_CHECK(w->kind == RMP_REQ_READ);
+				FUZZ_CHECK(rsp.len == f.payload_len);
+				FUZZ_CHECK((u64)rsp.offset + rsp.len <= w->len);
+			} else if (rsp.action == RMP_REQ_RSP_ATOMIC) {
+				FUZZ_CHECK(rsp.slot < SLOTS);
+				FUZZ_CHECK(wqes[rsp.slot].kind ==
+					   RMP_REQ_ATOMIC);
+			}
+			break;
+		case 3:
+			now += (u64)fuzz_take(&in, 2) << (fuzz_take(&in, 1) % 24);
+			rmp_req_timer(&r, now);
+			break;
+		case 4:
+			while (!rmp_req_complete(&r, &done)) {
+				FUZZ_CHECK(done.slot == completed % SLOTS);
+				FUZZ_CHECK(done.kind == wqes[done.slot].kind);
+				completed++;
+			}
+			break;
+		default:
+			if (op & 0x80) {
+				rmp_req_flush(&r);
+			} else if (posted != completed) {
+				slot = (completed + fuzz_take(&in, 1) %
+					(posted - completed)) % SLOTS;
+				rmp_req_fail(&r, slot, RMP_REQ_ERR_LOCAL);
+			}
+			break;
+		}
+		check_order(&r);
+		FUZZ_CHECK(posted - completed <= SLOTS);
+	}
+	return 0;
+}

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the responder (RC or UC) fed a stream of requests
+ * made from the input: opcodes valid or not, PSNs at, before and after
+ * the expected one, hostile lengths, addresses and keys, and every
+ * execution outcome. Whatever comes, a WRITE is placed only inside the
+ * range its first packet's RETH announced, a SEND only at the offset its
+ * message reached, and READ responses only inside the range the READ
+ * that took the resource named.
+ */
+#include <string.h>
+
+#include "fuzz.h"
+#include "../../../drivers/infiniband/sw/rmp/engine/resp.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define NRES_MAX	4
+
+static const u32 mtus[] = { 256, 512, 1024, 2048, 4096 };
+
+static const u8 opcodes[] = {
+	RMP_OP_RC_SEND_FIRST, RMP_OP_RC_SEND_MIDDLE, RMP_OP_RC_SEND_LAST,
+	RMP_OP_RC_SEND_LAST_IMM, RMP_OP_RC_SEND_ONLY, RMP_OP_RC_SEND_ONLY_IMM,
+	RMP_OP_RC_WRITE_FIRST, RMP_OP_RC_WRITE_MIDDLE, RMP_OP_RC_WRITE_LAST,
+	RMP_OP_RC_WRITE_LAST_IMM, RMP_OP_RC_WRITE_ONLY,
+	RMP_OP_RC_WRITE_ONLY_IMM, RMP_OP_RC_READ_REQUEST,
+	RMP_OP_RC_COMPARE_SWAP, RMP_OP_RC_FETCH_ADD, RMP_OP_RC_SEND_LAST_INV,
+	RMP_OP_RC_SEND_ONLY_INV, RMP_OP_RC_ATOMIC_WRITE,
+	RMP_OP_UC_SEND_FIRST, RMP_OP_UC_SEND_MIDDLE, RMP_OP_UC_SEND_LAST,
+	RMP_OP_UC_SEND_ONLY, RMP_OP_UC_WRITE_FIRST, RMP_OP_UC_WRITE_MIDDLE,
+	RMP_OP_UC_WRITE_LAST, RMP_OP_UC_WRITE_ONLY,
+};
+
+/* The message being received, as the checks see it. */
+struct msg {
+	bool write;
+	bool send;
+	u64 base;	/* WRITE: RETH address */
+	u64 end;	/* WRITE: RETH address + length */
+	u32 off;	/* SEND: bytes received */
+};
+
+static u32 pick_len(struct fuzz_in *in, u32 mtu)
+{
+	switch (fuzz_take(in, 1) % 6) {
+	case 0:
+		return 0;
+	case 1:
+		return mtu;
+	case 2:
+		return mtu - 1;
+	case 3:
+		return 8;
+	case 4:
+		return fuzz_take(in, 1);
+	default:
+		return fuzz_take(in, 2) % (2 * mtu);
+	}
+}
+
+static void check_read(const struct rmp_resp *resp,
+		       const struct rmp_resp_reply *reply, u32 mtu)
+{
+	struct rmp_resp_read cur = reply->read;
+	struct rmp_resp_read_pkt pkt;
+	const struct rmp_resp_res *r;
+	u32 n = 0;
+
+	FUZZ_CHECK(cur.res < resp->nres);
+	r = &resp->res[cur.res];
+	while (rmp_resp_read_next(&cur, &pkt)) {
+		FUZZ_CHECK(pkt.len <= mtu);
+		FUZZ_CHECK(pkt.rkey == r->rkey);
+		FUZZ_CHECK(pkt.va == r->va + pkt.offset);
+		FUZZ_CHECK((u64)pkt.offset + pkt.len <= r->len);
+		FUZZ_CHECK(++n <= RMP_RESP_RES_HORIZON);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	struct rmp_resp_res res[NRES_MAX];
+	struct rmp_resp_config cfg = {};
+	struct rmp_resp_reply flush;
+	struct rmp_resp_out out;
+	struct rmp_resp_in req;
+	struct rmp_resp resp;
+	struct msg m = {};
+	u32 nres, steps = 0;
+
+	cfg.uc = fuzz_take(&in, 1) & 1;
+	cfg.mtu = mtus[fuzz_take(&in, 1) % 5];
+	cfg.access = fuzz_take(&in, 1) & 7;
+	cfg.ack_every = fuzz_take(&in, 1) % 4;
+	cfg.min_rnr_timer = fuzz_take(&in, 1) & 0x1f;
+	cfg.epsn = fuzz_take(&in, 3);
+	nres = fuzz_take(&in, 1) % (NRES_MAX + 1);
+	FUZZ_CHECK(!rmp_resp_init(&resp, &cfg, res, nres));
+
+	while (in.left && steps++ < 4096) {
+		u32 sel = fuzz_take(&in, 1), len;
+		u32 flags, epsn = rmp_resp_epsn(&resp);
+		const struct rmp_opcode_info *info;
+		enum rmp_resp_status st;
+		bool will;
+
+		memset(&req, 0, sizeof(req));
+		req.opcode = sel < 240 ? opcodes[sel % sizeof(opcodes)] :
+					 fuzz_take(&in, 1);
+		sel = fuzz_take(&in, 1);
+		req.psn = sel < 192 ? epsn :
+			  rmp_psn_add(epsn, (u32)(s32)(int8_t)fuzz_take(&in, 1));
+		req.ackreq = sel & 1;
+		req.payload_len = pick_len(&in, cfg.mtu);
+		req.va = (u64)fuzz_take(&in, 4) << 32 | fuzz_take(&in, 4);
+		req.rkey = fuzz_take(&in, 1);
+		sel = fuzz_take(&in, 1);
+		req.dma_len = sel < 128 ? req.payload_len :
+			      sel < 192 ? pick_len(&in, cfg.mtu) * 3 :
+			      fuzz_take(&in, 4);
+		sel = fuzz_take(&in, 1);
+		st = sel < 200 ? RMP_RESP_OK : (enum rmp_resp_status)
+			(sel % RMP_RESP_STATUS_MAX);
+
+		will = rmp_resp_will_execute(&resp, &req);
+		FUZZ_CHECK(!rmp_resp_packet(&resp, &req, &out));
+		FUZZ_CHECK(!will || out.verdict == RMP_RESP_EXECUTE);
+		if (out.aborted)
+			memset(&m, 0, sizeof(m));
+		if (out.verdict != RMP_RESP_EXECUTE) {
+			if (out.reply.kind == RMP_RESP_REPLY_READ)
+				check_read(&resp, &out.reply, cfg.mtu);
+			continue;
+		}
+
+		info = rmp_opcode_info(req.opcode);
+		FUZZ_CHECK(info);
+		flags = info->flags;
+		len = req.payload_len;
+		FUZZ_CHECK(len <= cfg.mtu);
+		if (flags & RMP_OPF_WRITE) {
+			if (out.first) {
+				FUZZ_CHECK(out.va == req.va);
+				FUZZ_CHECK(len <= req.dma_len);
+			} else {
+				FUZZ_CHECK(m.write);
+				FUZZ_CHECK(out.va >= m.base &&
+					   out.va + len <= m.end);
+			}
+		}
+		if (flags & RMP_OPF_SEND)
+			FUZZ_CHECK(out.offset == (out.first ? 0 : m.off));
+		if (flags & RMP_OPF_ATOMIC_WRITE)
+			FUZZ_CHECK(len == 8 && req.dma_len == 8 &&
+				   !(req.va & 7));
+
+		/* Found corrupt after placement: as if never received. */
+		if (will && (sel & 0x40) && sel >= 200) {
+			FUZZ_CHECK(!rmp_resp_discard(&resp));
+			continue;
+		}
+		FUZZ_CHECK(!rmp_resp_executed(&resp, st, sel, &out));
+		if (out.reply.kind == RMP_RESP_REPLY_READ)
+			check_read(&resp, &out.reply, cfg.mtu);
+		if (out.error || out.aborted) {
+			memset(&m, 0, sizeof(m));
+			continue;
+		}
+		if (st != RMP_RESP_OK)
+			continue;
+		if ((flags & RMP_OPF_WRITE) && out.first) {
+			m.write = true;
+			m.base = req.va;
+			m.end = req.va + req.dma_len;
+		}
+		if ((flags & RMP_OPF_SEND) && out.first) {
+			m.send = true;
+			m.off = 0;
+		}
+		m.off += len;
+		if (out.last)
+			memset(&m, 0, sizeof(m));
+		if (fuzz_take(&in, 1) < 16)
+			rmp_resp_flush_ack(&resp, &flush);
+	}
+	return 0;
+}
