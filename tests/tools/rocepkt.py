@@ -31,6 +31,7 @@ RC_ACK = 0x11
 RC_ATOMIC_ACK = 0x12
 RC_CMP_SWAP = 0x13
 RC_FETCH_ADD = 0x14
+RC_ATOMIC_WRITE = 0x1d
 UD_SEND_ONLY = 0x64
 
 # AETH syndromes: the top three bits say ACK (000), RNR NAK (001) or NAK

@@ -203,6 +203,44 @@ class HostilePeerTest(DataTestCase):
         self.placed(self.win.buf + 64, (orig + 5).to_bytes(8, 'little'))
         self.assertMemory()
 
+    def atomic_write(self, n, addr, value, rkey=None, length=8):
+        ext = R.reth(addr, self.win.rkey if rkey is None else rkey, length)
+        self.send(R.RC_ATOMIC_WRITE, n, ext, value)
+
+    def test_atomic_write_lands_once(self):
+        """Answered by an empty READ response; its duplicate is answered
+        the same and writes nothing."""
+        self.atomic_write(0, self.win.buf + 64, data(8, 21))
+        r = self.expect(R.SYN_ACK, 0, R.RC_READ_RESPONSE_ONLY)
+        self.assertEqual(r['payload'], b'')
+        self.placed(self.win.buf + 64, data(8, 21))
+        self.assertMemory()
+        before = self.counter('rx_dup_requests')
+        self.atomic_write(0, self.win.buf + 64, data(8, 22))
+        r = self.expect(R.SYN_ACK, 0, R.RC_READ_RESPONSE_ONLY)
+        self.assertEqual(r['payload'], b'')
+        self.assertMemory()
+        self.assertGreater(self.counter('rx_dup_requests'), before)
+
+    def test_atomic_write_violations(self):
+        top = self.win.buf + PAGE
+        cases = (
+            ('read-only region', self.ro.buf, self.ro.rkey,
+             R.NAK_REM_ACCESS),
+            ('unknown rkey', self.win.buf, self.win.rkey ^ 0x100,
+             R.NAK_REM_ACCESS),
+            ('starts past the end', top, None, R.NAK_REM_ACCESS),
+            ('starts before', self.win.buf - 8, None, R.NAK_REM_ACCESS),
+            ('misaligned', self.win.buf + 4, None, R.NAK_INV_REQ),
+        )
+        for name, addr, rkey, nak in cases:
+            with self.subTest(name):
+                self.atomic_write(0, addr, data(8, 23), rkey)
+                self.expect(nak, 0)
+                self.assertMemory()
+                self.in_error()
+                self.end = self.fresh_qp()
+
     # Remote access violations: NAK, nothing written, the QP in error.
 
     def test_write_violations(self):
@@ -257,6 +295,12 @@ class HostilePeerTest(DataTestCase):
             ('misaligned atomic',
              lambda: self.send(R.RC_FETCH_ADD, 0,
                                R.atomic_eth(buf + 4, rkey, 1))),
+            ('ATOMIC WRITE of 16 bytes',
+             lambda: self.atomic_write(0, buf, data(16, 24), length=16)),
+            ('ATOMIC WRITE of 4 bytes',
+             lambda: self.atomic_write(0, buf, data(4, 24), length=4)),
+            ('ATOMIC WRITE carrying less than its RETH length',
+             lambda: self.atomic_write(0, buf, data(4, 24))),
         )
         for name, send in cases:
             with self.subTest(name):
