@@ -150,4 +150,33 @@ app "rping -V (rdma_cm connection, 10 verified pings)" rping_verified
 [ -z "$addr6" ] ||
 	app "rping -V over IPv6 ($addr6)" rping_verified "$addr6"
 
+# The RC QPs above asked their peers about rmp's extensions (wire.rst).
+# ext_counters DEV: "asked agreed standard".
+ext_counters() {
+	echo "$(dev_counter "$1" ext_asked) $(dev_counter "$1" ext_agreed)" \
+		"$(dev_counter "$1" ext_standard)"
+}
+# ext_saw DEV AGREED STANDARD: DEV asked, and found peers agreeing (or none
+# that did) and standard peers (or none), as "yes"/"no" say.
+ext_saw() {
+	local asked agreed standard
+	read -r asked agreed standard <<<"$(ext_counters "$1")"
+	echo "$1: asked $asked, agreed $agreed, standard $standard"
+	[ "$asked" -gt 0 ] &&
+		{ [ "$2" = yes ] && [ "$agreed" -gt 0 ] ||
+			{ [ "$2" = no ] && [ "$agreed" = 0 ]; }; } &&
+		{ [ "$3" = yes ] && [ "$standard" -gt 0 ] ||
+			{ [ "$3" = no ] && [ "$standard" = 0 ]; }; }
+}
+case $provider in
+rmp)
+	check "rmp1 and rmp2's RC QPs agreed on the extensions, none found a standard peer" \
+		bash -c "$(declare -f dev_counter ext_counters ext_saw); ext_saw rmp1 yes no && ext_saw rmp2 yes no"
+	;;
+rmp-rxe | rxe-rmp)
+	check "rmp1 found rxe a standard peer and agreed with none" \
+		bash -c "$(declare -f dev_counter ext_counters ext_saw); ext_saw rmp1 no yes"
+	;;
+esac
+
 t_done

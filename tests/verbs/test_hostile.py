@@ -10,9 +10,12 @@ buffer byte for byte against what it allowed to be written.
 """
 import contextlib
 import ctypes
+import json
 import mmap
 import os
 import socket
+import struct
+import subprocess
 import sys
 import time
 
@@ -33,6 +36,18 @@ PEER_QPN = 0x4242
 EPSN = 0xfffffe
 MTU = 1024
 PAGE = 4096
+
+# The extension negotiation's MADs (Documentation/rmp/wire.rst).
+GSI_QPN = 1
+GSI_QKEY = 0x80010000
+MAD_HDR = struct.Struct('!BBBBHHQHHI')
+EXT_CLASS = 0x30
+EXT_ATTR = 0x0010
+EXT_OUI = b'\x02rm'
+EXT_MSG = struct.Struct('!BBHIII')
+GET, SET, GET_RESP = 0x01, 0x02, 0x81
+UNSUPPORTED = 0x000c
+AGREED, NO_QP = 0, 2
 
 CLONE_NEWNET = 0x40000000
 libc = ctypes.CDLL(None, use_errno=True)
@@ -76,6 +91,8 @@ class HostilePeerTest(DataTestCase):
         self.win = MR(self.pd, PAGE, ALL, address=base + PAGE)
         self.ro = MR(self.pd, PAGE, LW | RR, address=base + 3 * PAGE)
         self.want = bytearray(self.mem)
+        # The QPs' questions to the peer's QP1, in order of arrival.
+        self.questions = []
         self.end = self.fresh_qp()
 
     def tearDown(self):
@@ -114,10 +131,22 @@ class HostilePeerTest(DataTestCase):
                      len(payload) if length is None else length)
         self.send(R.RC_WRITE_ONLY, n, ext, payload, **kw)
 
+    def receive(self, question=False):
+        """The next packet to the peer's QP, parsed; one to its QP1 (a
+        QP's question about the extensions) is put aside in
+        self.questions, and with question ends the wait (None)."""
+        while True:
+            pkt, _ = self.rx.recvfrom(65536)
+            out = R.parse(pkt)
+            if out['qpn'] != GSI_QPN:
+                return out
+            self.questions.append(pkt)
+            if question:
+                return None
+
     def reply(self):
         """The next packet the QP sends to the peer, parsed."""
-        pkt, _ = self.rx.recvfrom(65536)
-        out = R.parse(pkt)
+        out = self.receive()
         self.assertEqual(out['qpn'], PEER_QPN)
         return out
 
@@ -134,12 +163,12 @@ class HostilePeerTest(DataTestCase):
     def no_reply(self, wait=0.5):
         self.rx.settimeout(wait)
         try:
-            pkt = self.rx.recv(65536)
+            out = self.receive()
         except socket.timeout:
             return
         finally:
             self.rx.settimeout(10)
-        self.fail('unexpected reply %s' % R.parse(pkt))
+        self.fail('unexpected reply %s' % out)
 
     # rmp1's side.
 
@@ -239,6 +268,91 @@ class HostilePeerTest(DataTestCase):
                 self.expect(nak, 0)
                 self.assertMemory()
                 self.in_error()
+                self.end = self.fresh_qp()
+
+    # The extension negotiation, the peer played by hand.
+
+    def question(self):
+        """The next question the test's QP sent the peer's QP1: (MAD
+        header fields, the rmp message's fields). Those of QPs of earlier
+        tests, still retried, are skipped."""
+        while True:
+            while not self.questions:
+                self.receive(question=True)
+            pkt = self.questions.pop(0)
+            if struct.unpack('!I', pkt[64:68])[0] == self.end.qpn:
+                break
+        opcode, = struct.unpack('!B', pkt[:1])
+        qkey, src_qp = struct.unpack('!II', pkt[12:20])
+        self.assertEqual((opcode, qkey, src_qp & 0xffffff),
+                         (R.UD_SEND_ONLY, GSI_QKEY, GSI_QPN))
+        mad = pkt[20:-4]
+        self.assertEqual(len(mad), 256)
+        self.assertEqual(mad[37:40], EXT_OUI)
+        return MAD_HDR.unpack(mad[:24]), EXT_MSG.unpack(mad[40:56])
+
+    def answer(self, hdr, msg, method=SET, status=0, src=PEER):
+        """Answer question hdr: rmp's answer (a Set) with message msg,
+        or what a standard device sends (a GetResp with status)."""
+        mad = (MAD_HDR.pack(hdr[0], hdr[1], hdr[2], method, status, 0,
+                            hdr[6], hdr[7], 0, 0) + bytes(12) + b'\0' +
+               EXT_OUI + EXT_MSG.pack(*msg))
+        mad += bytes(256 - len(mad))
+        deth = struct.pack('!II', GSI_QKEY, GSI_QPN)
+        self.send(0, 0, pkt=R.transport(R.UD_SEND_ONLY, GSI_QPN, 0, deth,
+                                        mad), src=src)
+
+    def wait_ext(self, want, timeout=5):
+        stop = time.monotonic() + timeout
+        while self.ext() != want and time.monotonic() < stop:
+            time.sleep(0.02)
+        self.assertEqual(self.ext(), want)
+
+    def ext(self):
+        out = subprocess.run(['rdma', '-j', '-dd', 'resource', 'show', 'qp',
+                              'link', self.dev_name + '/1', 'lqpn',
+                              str(self.end.qpn)], check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out)[0]['drv_ext']
+
+    def test_question_names_the_pair(self):
+        hdr, msg = self.question()
+        self.assertEqual(hdr[:4], (1, EXT_CLASS, 1, GET))
+        self.assertEqual((hdr[4], hdr[7]), (0, EXT_ATTR))
+        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0))
+
+    def test_standard_answer(self):
+        """What a device without rmp's class answers: plain RoCEv2."""
+        before = self.counter('ext_standard')
+        hdr, msg = self.question()
+        self.answer(hdr, msg, method=GET_RESP, status=UNSUPPORTED)
+        self.wait_ext('none')
+        self.assertEqual(self.counter('ext_standard'), before + 1)
+
+    def test_agreeing_answer(self):
+        before = self.counter('ext_agreed')
+        hdr, msg = self.question()
+        self.answer(hdr, (1, AGREED, 0, self.end.qpn, PEER_QPN, 0))
+        self.wait_ext('agreed')
+        self.assertEqual(self.counter('ext_agreed'), before + 1)
+
+    def test_forged_answers_not_taken(self):
+        """An answer from another address, or about another pair, does
+        not make the QP agree."""
+        cases = (
+            ('another address', dict(src='10.0.0.3'), None),
+            ('another asker', {}, (1, AGREED, 0, self.end.qpn ^ 1,
+                                   PEER_QPN, 0)),
+            ('another peer QP', {}, (1, AGREED, 0, self.end.qpn,
+                                     PEER_QPN + 1, 0)),
+            ('no such QP', {}, (1, NO_QP, 0, self.end.qpn, PEER_QPN, 0)),
+        )
+        for name, kw, msg in cases:
+            with self.subTest(name):
+                hdr, asked = self.question()
+                self.answer(hdr, msg or (1, AGREED, 0) + asked[3:], **kw)
+                time.sleep(0.3)
+                self.assertNotEqual(self.ext(), 'agreed')
                 self.end = self.fresh_qp()
 
     # Remote access violations: NAK, nothing written, the QP in error.

@@ -18,6 +18,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "rmp_dev.h"
+#include "rmp_ext.h"
 #include "rmp_net.h"
 #include "rmp_verbs.h"
 
@@ -102,6 +103,8 @@ int rmp_dev_newlink(const char *name, struct net_device *ndev)
 	xa_init_flags(&dev->keys, XA_FLAGS_ALLOC);
 	xa_init_flags(&dev->ahs, XA_FLAGS_ALLOC);
 	xa_init_flags(&dev->srqs, XA_FLAGS_ALLOC);
+	mutex_init(&dev->ext_lock);
+	dev->ext_mode = RMP_EXT_AUTO;
 	dev->ndev = ndev;
 	netdev_hold(ndev, &dev->ndev_tracker, GFP_KERNEL);
 	dev->net = dev_net(ndev);

@@ -37,6 +37,10 @@
  * @srqs: SRQ number to &struct rmp_srq
  * @next_srq: cursor of the cyclic SRQ number allocator in @srqs
  * @stats: device counters
+ * @ext_mode: the ``ext`` knob, &enum rmp_ext_mode
+ * @ext_lock: guards @ext_agent
+ * @ext_agent: the MAD agent of the extension negotiation, while the device
+ *	is registered
  */
 struct rmp_dev {
 	struct ib_device ib_dev;
@@ -62,6 +66,9 @@ struct rmp_dev {
 	struct xarray srqs;
 	u32 next_srq;
 	struct rmp_stats stats;
+	u8 ext_mode;
+	struct mutex ext_lock; /* @ext_agent */
+	struct ib_mad_agent *ext_agent;
 };
 
 /* The driver's workqueue, for the QPs' work items (rmp_main.c). */

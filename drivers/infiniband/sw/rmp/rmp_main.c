@@ -9,6 +9,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "rmp_dev.h"
+#include "rmp_ext.h"
 #include "rmp_net.h"
 #include "engine/icrc.h"
 
@@ -40,12 +41,17 @@ static int __init rmp_init(void)
 	err = rmp_net_init();
 	if (err)
 		goto err_wq;
-	err = rmp_dev_notifier_register();
+	err = rmp_ext_register();
 	if (err)
 		goto err_net;
+	err = rmp_dev_notifier_register();
+	if (err)
+		goto err_ext;
 	rdma_link_register(&rmp_link_ops);
 	return 0;
 
+err_ext:
+	rmp_ext_unregister();
 err_net:
 	rmp_net_exit();
 err_wq:
@@ -58,6 +64,7 @@ static void __exit rmp_exit(void)
 	rdma_link_unregister(&rmp_link_ops);
 	rmp_dev_remove_all();
 	rmp_dev_notifier_unregister();
+	rmp_ext_unregister();
 	rmp_net_exit();
 	destroy_workqueue(rmp_wq);
 }

@@ -26,6 +26,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "rmp_dev.h"
+#include "rmp_ext.h"
 #include "rmp_qp.h"
 #include "rmp_recv.h"
 #include "rmp_srq.h"
@@ -562,6 +563,7 @@ static void rmp_qp_reset_attr(struct rmp_qp *qp)
 	qp->attr.path_mtu = IB_MTU_256;
 	qp->attr.path_mig_state = IB_MIG_MIGRATED;
 	qp->attr.port_num = 1;
+	qp->ext = RMP_EXT_NONE;
 }
 
 static int rmp_qp_insert(struct rmp_dev *dev, struct rmp_qp *qp)
@@ -799,6 +801,8 @@ out:
 	mutex_unlock(&qp->lock);
 	if (err || !(mask & IB_QP_STATE))
 		return err;
+	if (cur == IB_QPS_RTR && next == IB_QPS_RTS)
+		rmp_ext_ask(qp);
 	/* The rings are empty when a move to RESET returns. */
 	if (next == IB_QPS_RESET)
 		rmp_qp_run_now(qp);
@@ -813,9 +817,9 @@ out:
  * @ibqp: the QP
  *
  * Adds the transport's state: the CPU the QP runs on, packets queued to it,
- * the send ring's indices, the requester's PSNs and WQE counts, and the
- * responder's expected PSN. Taken between the transport's runs, so
- * consistent.
+ * the send ring's indices, the requester's PSNs and WQE counts, the
+ * responder's expected PSN, and for RC what the QP knows of its peer's
+ * extensions. Taken between the transport's runs, so consistent.
  *
  * Return: 0, or -EMSGSIZE when @msg is full.
  */
@@ -853,6 +857,9 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	if (!err && qp->responder.on && rmp_qp_connected(qp))
 		err = rdma_nl_put_driver_u32_hex(msg, "epsn",
 						 rmp_resp_epsn(&qp->responder.resp));
+	if (!err && qp->ibqp.qp_type == IB_QPT_RC)
+		err = rdma_nl_put_driver_string(msg, "ext",
+						rmp_ext_state_name(READ_ONCE(qp->ext)));
 	rmp_qp_unlock_run(qp);
 	if (err) {
 		nla_nest_cancel(msg, table);

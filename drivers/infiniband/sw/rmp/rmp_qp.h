@@ -91,6 +91,10 @@ enum rmp_qp_runner {
  *	is also read without a lock (READ_ONCE) by the posting verbs and the
  *	transport
  * @av: the primary path of an RC QP
+ * @ext: RC: what the QP knows of its peer's extensions (&enum
+ *	rmp_ext_state), under @lock
+ * @ext_question: RC: its question to the peer while out, under the
+ *	device's &rmp_dev.ext_lock
  * @sq: send queue
  * @rq: receive queue, unused (no ring) when @srq is set
  * @srq: the SRQ the QP receives from, or NULL
@@ -130,6 +134,8 @@ struct rmp_qp {
 	spinlock_t state_lock; /* changes of @attr.qp_state */
 	struct ib_qp_attr attr;
 	struct rmp_av av;
+	u8 ext;
+	struct ib_mad_send_buf *ext_question;
 	struct rmp_wq sq;
 	struct rmp_wq rq;
 	struct rmp_srq *srq;

@@ -32,6 +32,9 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_TX_RNR_NAKS] = { .name = "tx_rnr_naks" },
 	[RMP_CNT_TX_ERROR_NAKS] = { .name = "tx_error_naks" },
 	[RMP_CNT_RX_DROP_PKEY] = { .name = "rx_drop_pkey" },
+	[RMP_CNT_EXT_ASKED] = { .name = "ext_asked" },
+	[RMP_CNT_EXT_AGREED] = { .name = "ext_agreed" },
+	[RMP_CNT_EXT_STANDARD] = { .name = "ext_standard" },
 };
 
 /**
