@@ -5,6 +5,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/hosts.sh"
 
+# Host programs some tests run (tests/run has built them already).
+make -s -C "$here/../unit" tools >/dev/null || exit 1
 modprobe rdma_rmp || exit 1
 hosts_pair h1 h2
 ip netns exec h1 rdma link add rmp1 type rmp netdev eth0 || exit 1
