@@ -403,6 +403,7 @@ static int rmp_ext_add(struct ib_device *ibdev)
 	struct ib_mad_agent *agent;
 	struct rmp_dev *dev;
 
+	/* ib_core offers every device; an error means "not mine". */
 	if (ibdev->ops.dealloc_driver != rmp_dev_dealloc)
 		return -EOPNOTSUPP;
 	dev = to_rmp_dev(ibdev);
