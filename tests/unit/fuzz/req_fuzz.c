@@ -3,10 +3,12 @@
  * libFuzzer target: the requester, its WQEs posted and its packets sent as
  * the input says, answered by responses made from the input: valid,
  * duplicated, early, late, of the wrong kind, with any syndrome and
- * length, and its timer fired at any time. Whatever comes, the ring
- * indices stay ordered, a packet handed out lies inside its WQE, response
- * data is placed only inside the READ (or atomic) WQE it answers, and
- * WQEs complete once each, in posting order.
+ * length, SACKs (multipath) holding anything, and its timer fired at any
+ * time. Whatever comes, the ring indices stay ordered, a packet handed out
+ * lies inside its WQE (a sprayed one is a WRITE ONLY on a path of the
+ * set), response data is placed only inside the READ (or atomic) WQE it
+ * answers, WQEs complete once each, in posting order, and the timer is
+ * never due again at once.
  */
 #include <string.h>
 
@@ -16,6 +18,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define SLOTS	16
+#define NREC	64
 
 static const u32 mtus[] = { 256, 512, 1024, 2048, 4096 };
 
@@ -29,6 +32,14 @@ struct wqe {
 	u8 kind;
 	u32 len;
 };
+
+static void put_psn(u8 *p, u32 psn)
+{
+	p[0] = 0;
+	p[1] = psn >> 16;
+	p[2] = psn >> 8;
+	p[3] = psn;
+}
 
 static void check_order(const struct rmp_req *r)
 {
@@ -50,8 +61,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rmp_req_pkt pkt;
 	struct rmp_req_rsp rsp;
 	struct rmp_req r;
-	u32 posted = 0, completed = 0, steps = 0;
-	u64 now = 1;
+	struct rmp_paths ps;
+	struct rmp_sb sb;
+	struct rmp_sb_rec rec[NREC];
+	struct rmp_paths_cfg pcfg = {};
+	struct rmp_sack sack;
+	u8 wire[RMP_SACK_WIRE_MAX];
+	u32 posted = 0, completed = 0, steps = 0, i, psn;
+	u64 now = 1, dl;
 
 	cfg.qpt = RMP_QPT_RC;
 	cfg.mtu = mtus[fuzz_take(&in, 1) % 5];
@@ -62,13 +79,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.max_inflight = fuzz_take(&in, 1) % 32;
 	cfg.ack_every = fuzz_take(&in, 1) % 8;
 	FUZZ_CHECK(!rmp_req_init(&r, ring, SLOTS, &cfg, fuzz_take(&in, 3)));
+	pcfg.npaths = fuzz_take(&in, 1) % 9;
+	if (pcfg.npaths) {
+		pcfg.spray = fuzz_take(&in, 1) % RMP_SPRAY_NR;
+		pcfg.sport = r.sport;
+		pcfg.seed = fuzz_take(&in, 2);
+		pcfg.dead_after_ns = 1 + fuzz_take(&in, 2);
+		pcfg.probe_every_ns = 1 + fuzz_take(&in, 2);
+		pcfg.flowlet_gap_ns = 1 + fuzz_take(&in, 2);
+		FUZZ_CHECK(!rmp_paths_init(&ps, &pcfg));
+		FUZZ_CHECK(!rmp_sb_init(&sb, rec, NREC));
+		FUZZ_CHECK(!rmp_req_multipath(&r, &ps, &sb));
+	}
 
 	while (in.left && steps++ < 4096) {
 		u32 op = fuzz_take(&in, 1), slot;
 		struct wqe *w;
 		int ret;
 
-		switch (op % 6) {
+		switch (op % 7) {
 		case 0: {
 			u32 kind = fuzz_take(&in, 1) % RMP_REQ_KIND_MAX;
 			u32 len = kind == RMP_REQ_ATOMIC ||
@@ -98,6 +127,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (pkt.kind == RMP_REQ_SEND ||
 			    pkt.kind == RMP_REQ_WRITE)
 				FUZZ_CHECK(pkt.len <= cfg.mtu);
+			if (pkt.sprayed) {
+				FUZZ_CHECK(pcfg.npaths);
+				FUZZ_CHECK(pkt.kind == RMP_REQ_WRITE &&
+					   pkt.pos == RMP_REQ_ONLY);
+				for (i = 0; i < pcfg.npaths; i++)
+					if (ps.path[i].sport == pkt.sport)
+						break;
+				FUZZ_CHECK(i < pcfg.npaths);
+			}
 			break;
 		case 2:
 			memset(&f, 0, sizeof(f));
@@ -127,6 +165,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 3:
 			now += (u64)fuzz_take(&in, 2) << (fuzz_take(&in, 1) % 24);
 			rmp_req_timer(&r, now);
+			dl = rmp_req_deadline(&r);
+			FUZZ_CHECK(!dl || dl > now);
+			break;
+		case 5:
+			/* A SACK as the wire brings it, around una. */
+			for (i = 0; i < sizeof(wire); i++)
+				wire[i] = fuzz_take(&in, 1);
+			wire[0] = RMP_SACK_VERSION;
+			wire[1] %= RMP_SACK_MAX_WORDS + 1;
+			memset(wire + 2, 0, 2);
+			/* cum_ack near una, highest a little after it */
+			psn = rmp_psn_add(r.una, (u32)(s32)(int8_t)wire[4]);
+			put_psn(wire + 4, psn);
+			put_psn(wire + 8, rmp_psn_add(psn, wire[8]));
+			if (rmp_sack_decode(&sack, wire, sizeof(wire)))
+				break;
+			memset(&f, 0, sizeof(f));
+			f.bth.opcode = RMP_OP_EXT_SACK;
+			f.bth.psn = sack.cum_ack;
+			f.aeth.syndrome = fuzz_take(&in, 1);
+			rmp_req_sack(&r, now, &f, &sack);
+			if (pcfg.npaths)
+				FUZZ_CHECK(sb.nlost <= NREC);
 			break;
 		case 4:
 			while (!rmp_req_complete(&r, &done)) {

@@ -3,10 +3,11 @@
  * libFuzzer target: the responder (RC or UC) fed a stream of requests
  * made from the input: opcodes valid or not, PSNs at, before and after
  * the expected one, hostile lengths, addresses and keys, and every
- * execution outcome. Whatever comes, a WRITE is placed only inside the
- * range its first packet's RETH announced, a SEND only at the offset its
- * message reached, and READ responses only inside the range the READ
- * that took the resource named.
+ * execution outcome, with out-of-order acceptance (multipath) or not.
+ * Whatever comes, a WRITE is placed only inside the range its first
+ * packet's RETH announced (a WRITE ONLY ahead of the expected PSN: its
+ * own), a SEND only at the offset its message reached, and READ responses
+ * only inside the range the READ that took the resource named.
  */
 #include <string.h>
 
@@ -37,7 +38,7 @@ struct msg {
 	bool write;
 	bool send;
 	u64 base;	/* WRITE: RETH address */
-	u64 end;	/* WRITE: RETH address + length */
+	u64 len;	/* WRITE: RETH length */
 	u32 off;	/* SEND: bytes received */
 };
 
@@ -88,9 +89,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rmp_resp_in req;
 	struct rmp_resp resp;
 	struct msg m = {};
-	u32 nres, steps = 0;
+	u32 nres, sel0, steps = 0;
 
-	cfg.uc = fuzz_take(&in, 1) & 1;
+	sel0 = fuzz_take(&in, 1);
+	cfg.uc = sel0 & 1;
+	cfg.ooo = !cfg.uc && (sel0 & 2);
+	cfg.win_size = RMP_RXWIN_MAX;
 	cfg.mtu = mtus[fuzz_take(&in, 1) % 5];
 	cfg.access = fuzz_take(&in, 1) & 7;
 	cfg.ack_every = fuzz_take(&in, 1) % 4;
@@ -104,7 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		u32 flags, epsn = rmp_resp_epsn(&resp);
 		const struct rmp_opcode_info *info;
 		enum rmp_resp_status st;
-		bool will;
+		bool will, ahead;
 
 		memset(&req, 0, sizeof(req));
 		req.opcode = sel < 240 ? opcodes[sel % sizeof(opcodes)] :
@@ -140,14 +144,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		flags = info->flags;
 		len = req.payload_len;
 		FUZZ_CHECK(len <= cfg.mtu);
+		ahead = !cfg.uc && req.psn != epsn;
+		if (ahead) {
+			/* Only a sprayed WRITE, placed by its own RETH. */
+			FUZZ_CHECK(cfg.ooo);
+			FUZZ_CHECK(req.opcode == RMP_OP_RC_WRITE_ONLY);
+			FUZZ_CHECK(out.va == req.va && len == req.dma_len);
+			FUZZ_CHECK(!rmp_resp_executed(&resp, st, sel, &out));
+			FUZZ_CHECK(!out.error && rmp_resp_epsn(&resp) == epsn);
+			continue;
+		}
 		if (flags & RMP_OPF_WRITE) {
 			if (out.first) {
 				FUZZ_CHECK(out.va == req.va);
 				FUZZ_CHECK(len <= req.dma_len);
 			} else {
 				FUZZ_CHECK(m.write);
-				FUZZ_CHECK(out.va >= m.base &&
-					   out.va + len <= m.end);
+				/* Offsets: base + len may wrap the 64 bits. */
+				FUZZ_CHECK(out.va - m.base <= m.len &&
+					   len <= m.len - (out.va - m.base));
 			}
 		}
 		if (flags & RMP_OPF_SEND)
@@ -173,7 +188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((flags & RMP_OPF_WRITE) && out.first) {
 			m.write = true;
 			m.base = req.va;
-			m.end = req.va + req.dma_len;
+			m.len = req.dma_len;
 		}
 		if ((flags & RMP_OPF_SEND) && out.first) {
 			m.send = true;

@@ -101,6 +101,14 @@ const struct rmp_opcode_info rmp_opcode_table[256] = {
 	RMP_OPC(UD, SEND_ONLY_IMM,
 		RMP_UC_REQ | RMP_SENDP | RMP_OPF_ONLY | RMP_OPF_DETH | RMP_OPF_IMMDT),
 
+	[RMP_OP_EXT_SACK] = {
+		.name = "EXT_SACK",
+		.qpt = RMP_QPT_EXT,
+		.flags = RMP_RC_RESP | RMP_OPF_ACK | RMP_OPF_ONLY |
+			 RMP_OPF_AETH | RMP_OPF_PAYLOAD,
+		.hdr_len = RMP_HLEN(RMP_OPF_AETH),
+	},
+
 	[RMP_OP_CNP] = {
 		.name = "CNP",
 		.qpt = RMP_QPT_CNP,

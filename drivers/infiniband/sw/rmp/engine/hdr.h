@@ -58,6 +58,8 @@ enum rmp_opcode {
 
 	/* 0xc0-0xff: manufacturer specific, reserved for rmp extensions. */
 	RMP_OP_EXT_FIRST			= 0xc0,
+	/* Multipath: an ACK whose payload is a SACK (struct rmp_sack_wire). */
+	RMP_OP_EXT_SACK				= 0xc0,
 };
 
 /**

@@ -294,6 +294,20 @@ void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 now)
 }
 
 /**
+ * rmp_paths_forget() - a packet sent on a path is no longer awaited
+ * @ps: the path set
+ * @idx: the path
+ *
+ * For a packet given up for no fault of its path (the transport's ACK
+ * timeout, which blames no path): it leaves the path's count in flight
+ * and nothing else changes.
+ */
+void rmp_paths_forget(struct rmp_paths *ps, u32 idx)
+{
+	rmp_paths_resolved(&ps->path[idx]);
+}
+
+/**
  * rmp_paths_probe_lost() - a probe of a dead path was declared lost
  * @ps: the path set
  * @idx: the path
@@ -406,17 +420,20 @@ int rmp_paths_probe_due(struct rmp_paths *ps, u64 now)
  * @ps: the path set
  *
  * Return: the earliest time (ns) a live path with packets in flight would
- * be declared dead or a dead one probed, or 0 if neither can happen.
+ * be declared dead or a dead one probed, or 0 if neither can happen (the
+ * last live path is never declared dead).
  */
 u64 rmp_paths_deadline(const struct rmp_paths *ps)
 {
+	/* The last live path never dies: no deadline of its own. */
+	bool last = !(ps->live_mask & (ps->live_mask - 1));
 	const struct rmp_path *p;
 	u64 at, first = 0;
 	u32 i;
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_paths_live(ps, i) && !p->inflight)
+		if (rmp_paths_live(ps, i) && (!p->inflight || last))
 			continue;
 		at = rmp_paths_live(ps, i) ? p->stalled_since + ps->cfg.dead_after_ns :
 					p->next_probe_ns;

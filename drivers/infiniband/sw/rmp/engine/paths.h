@@ -161,6 +161,7 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
 			 u64 rtt_ns, bool ecn);
 void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 now);
 void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx);
+void rmp_paths_forget(struct rmp_paths *ps, u32 idx);
 void rmp_paths_tick(struct rmp_paths *ps, u64 now);
 int rmp_paths_probe_due(struct rmp_paths *ps, u64 now);
 u64 rmp_paths_deadline(const struct rmp_paths *ps);

@@ -35,14 +35,22 @@
  * the loss) are ignored until progress, as a standard responder sends one
  * sequence NAK per loss; the ACK timer still covers a lost retransmission.
  *
- * EXTENSION POINTS for multipath.  Per-packet state is two counters per
- * WQE; a SACK-driven repair plugs in at rmp_req_go_back(), which becomes
- * "choose the PSNs to resend" (rmp_sack_for_each_hole() over the decoded
- * SACK, each hole older than the reordering tolerance of its path) and
- * feeds them to rmp_req_next() ahead of the cursor; the implicit-NAK and
- * READ-gap rules in rmp_req_ack() assume in-order responses and move there
- * too when responses are sprayed.  The UDP source port is chosen per packet
- * in rmp_req_next(), the place where spraying picks a path's entropy.
+ * MULTIPATH (rmp_req_multipath()).  The WRITEs without immediate data
+ * posted from then on are sprayed: each packet is an RDMA WRITE ONLY of
+ * its own piece, with its own RETH, on the path the path set picks, so the
+ * responder (which agreed to accept them out of order) places each
+ * wherever it arrives.  The scoreboard records where each sprayed PSN
+ * went; SACKs (rmp_req_sack()) tell which the responder holds and, by the
+ * per-path rule of the scoreboard, which are lost; rmp_req_next() sends
+ * those again first, alone, ahead of the cursor.  Everything else (SENDs,
+ * WRITEs with immediate data, READs, atomics) goes in order on the first
+ * live path, and only once every sprayed PSN before it is acknowledged,
+ * so the responder sees it in sequence and every rule above holds for it
+ * unchanged.  A go-back still restarts the cursor at una, but the cursor
+ * steps over sprayed PSNs the scoreboard knows of (held, in flight or
+ * queued as lost).  An ACK timeout gives up on everything in flight
+ * without blaming a path; a path that dies takes its PSNs in flight with
+ * it, to be sent again on the others.
  */
 #include "req.h"
 
@@ -186,8 +194,41 @@ int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
 	r->state = RMP_REQ_RUN;
 	r->retries_left = cfg->retry_cnt;
 	r->rnr_left = cfg->rnr_retry;
+	r->probe = -1;
 	return 0;
 }
+
+/**
+ * rmp_req_multipath() - spray the QP's WRITEs over a path set
+ * @r: requester of an RC QP
+ * @ps: the path set, set up, owned by the caller
+ * @sb: a scoreboard, set up, owned by the caller
+ *
+ * For a QP whose peer agreed to accept WRITE packets out of order: see
+ * the design notes. WQEs posted before the call, and PSNs in flight, keep
+ * their single-path handling. From now on at most as many PSNs as @sb has
+ * records are in flight.
+ *
+ * Return: 0, or -EINVAL if @r is not RC.
+ */
+int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
+		      struct rmp_sb *sb)
+{
+	if (r->qpt != RMP_QPT_RC || !ps || !sb)
+		return -EINVAL;
+	r->paths = ps;
+	r->sb = sb;
+	r->spray_end = r->una;
+	r->probe = -1;
+	if (r->max_inflight > sb->mask + 1)
+		r->max_inflight = sb->mask + 1;
+	return 0;
+}
+
+/* Internal WQE flag: its packets are sprayed (multipath). */
+#define RMP_REQ_F_SPRAY		BIT(7)
+
+static_assert(!(RMP_REQ_F_SPRAY & RMP_REQ_F_MASK));
 
 static int rmp_req_check_kind(const struct rmp_req *r, enum rmp_req_kind kind,
 			      u32 length)
@@ -255,6 +296,8 @@ int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 	w->acked = 0;
 	w->kind = kind;
 	w->flags = flags;
+	if (r->paths && kind == RMP_REQ_WRITE && !(flags & RMP_REQ_F_IMM))
+		w->flags |= RMP_REQ_F_SPRAY;
 	w->done = 0;
 	w->status = RMP_REQ_OK;
 	if (r->state == RMP_REQ_FLUSHED) {
@@ -356,9 +399,17 @@ static bool rmp_req_ack_upto(struct rmp_req *r, u32 limit, unsigned int *ev)
 	return false;
 }
 
-/* After una moved: cursor, counters and the ACK timer follow. */
-static unsigned int rmp_req_progress(struct rmp_req *r, u64 now)
+/*
+ * After una moved on from @from: the scoreboard, cursor, counters and the
+ * ACK timer follow.
+ */
+static unsigned int rmp_req_progress(struct rmp_req *r, u64 now, u32 from)
 {
+	if (r->paths) {
+		rmp_sb_acked(r->sb, r->paths, from, r->una, now);
+		if (!rmp_psn_before(r->una, r->spray_end))
+			r->spray_end = r->una;
+	}
 	/* A late acknowledgment overtook a go-back: skip what it covers. */
 	if (rmp_req_idx_before(r, r->cur, r->comp) ||
 	    (r->cur == r->comp && rmp_psn_before(r->next_psn, r->una))) {
@@ -608,7 +659,7 @@ unsigned int rmp_req_ack(struct rmp_req *r, u64 now,
 	else
 		hole = rmp_req_ack_upto(r, psn, &ev);
 	if (r->una != una)
-		ev |= rmp_req_progress(r, now);
+		ev |= rmp_req_progress(r, now, una);
 	if (hole)
 		return ev | rmp_req_implicit_nak(r);
 
@@ -616,11 +667,101 @@ unsigned int rmp_req_ack(struct rmp_req *r, u64 now,
 		una = r->una;
 		ev |= rmp_req_on_data(r, psn, f, info->flags, out);
 		if (r->una != una && r->state != RMP_REQ_ERROR)
-			ev |= rmp_req_progress(r, now);
+			ev |= rmp_req_progress(r, now, una);
 		return ev;
 	}
 	if (rmp_aeth_syn_type(syn) != RMP_AETH_ACK)
 		ev |= rmp_req_on_nak(r, now, syn);
+	return ev;
+}
+
+/* Multipath: the PSNs in flight on paths that just died are lost. */
+static unsigned int rmp_req_dead_paths(struct rmp_req *r, u64 was_live,
+				       u64 now)
+{
+	u64 died = was_live & ~r->paths->live_mask;
+	unsigned int ev = 0;
+	u32 i;
+
+	for (i = 0; died; i++, died >>= 1) {
+		if ((died & 1) &&
+		    rmp_sb_path_dead(r->sb, r->paths, r->una, r->sent_psn, i,
+				     now))
+			ev = RMP_REQ_EV_SEND;
+	}
+	return ev;
+}
+
+/**
+ * rmp_req_sack() - act on a selective acknowledgment
+ * @r: requester
+ * @now: current time, ns
+ * @f: the packet's parsed headers; its BTH PSN is @s->cum_ack
+ * @s: the SACK it carries, decoded (rmp_sack_decode())
+ *
+ * The cumulative part acts like an ACK of @s->cum_ack; with multipath on,
+ * the bitmap then marks held PSNs and finds the lost ones, which
+ * rmp_req_next() sends again. Without multipath (the peer agreed before
+ * this side learnt it did) only the cumulative part counts. A SACK whose
+ * cumulative part is older than the newest already taken is dropped as a
+ * duplicate.
+ *
+ * Return: RMP_REQ_EV_* bits.
+ */
+unsigned int rmp_req_sack(struct rmp_req *r, u64 now,
+			  const struct rmp_hdr_fields *f,
+			  const struct rmp_sack *s)
+{
+	u32 psn = rmp_psn_mask(f->bth.psn), una = r->una;
+	unsigned int ev = 0;
+	u64 live;
+
+	if (r->qpt != RMP_QPT_RC || r->state >= RMP_REQ_ERROR)
+		return 0;
+	if (rmp_aeth_syn_type(f->aeth.syndrome) != RMP_AETH_ACK ||
+	    s->cum_ack != psn || s->nbits > RMP_SACK_MAX_BITS) {
+		r->stats.bad_rsps++;
+		return 0;
+	}
+	if (rmp_psn_in_window(psn, una, rmp_req_off(r, r->sent_psn))) {
+		r->msn = f->aeth.msn;
+		if (rmp_req_ack_upto(r, rmp_psn_add(psn, 1), &ev)) {
+			if (r->una != una)
+				ev |= rmp_req_progress(r, now, una);
+			return ev | rmp_req_implicit_nak(r);
+		}
+		if (r->una != una)
+			ev |= rmp_req_progress(r, now, una);
+	} else if (psn != rmp_psn_sub(una, 1)) {
+		if (rmp_psn_before(psn, una))
+			r->stats.dup_rsps++;
+		else
+			r->stats.ghost_rsps++;
+		return 0;
+	}
+	if (!r->paths)
+		return ev;
+	live = r->paths->live_mask;
+	if (rmp_sb_sack(r->sb, r->paths, r->una, r->sent_psn, s, now))
+		ev |= RMP_REQ_EV_SEND;
+	return ev | rmp_req_dead_paths(r, live, now);
+}
+
+/* Multipath: silent paths die, dead ones come due for a probe. */
+static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
+{
+	u64 at = rmp_paths_deadline(r->paths), live;
+	unsigned int ev;
+	int probe;
+
+	if (!at || now < at)
+		return 0;
+	live = r->paths->live_mask;
+	rmp_paths_tick(r->paths, now);
+	ev = rmp_req_dead_paths(r, live, now);
+	/* Each due probe is taken, so none stays due; the newest is sent. */
+	while ((probe = rmp_paths_probe_due(r->paths, now)) >= 0)
+		r->probe = probe;
 	return ev;
 }
 
@@ -632,24 +773,152 @@ unsigned int rmp_req_ack(struct rmp_req *r, u64 now,
  * At the end of an RNR wait, transmission resumes.  On a local ACK timeout
  * with packets outstanding, everything from the oldest unacknowledged PSN is
  * sent again and a transport retry is counted; with none left, the oldest
- * WQE fails with %RMP_REQ_ERR_RETRY_EXC.  Calls before the deadline do
- * nothing.
+ * WQE fails with %RMP_REQ_ERR_RETRY_EXC.  With multipath, paths silent for
+ * too long die and dead ones come due for a probe.  Calls before the
+ * deadline do nothing.
  *
  * Return: RMP_REQ_EV_* bits.
  */
 unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 {
+	unsigned int ev = 0;
+
+	if (r->paths && r->state < RMP_REQ_ERROR)
+		ev = rmp_req_paths_timer(r, now);
 	if (!r->deadline || now < r->deadline)
-		return 0;
+		return ev;
 	r->deadline = 0;
 	if (r->state == RMP_REQ_RNR_WAIT) {
 		r->state = RMP_REQ_RUN;
-		return RMP_REQ_EV_SEND;
+		return ev | RMP_REQ_EV_SEND;
 	}
 	if (r->state != RMP_REQ_RUN || r->una == r->next_psn)
-		return 0;
+		return ev;
 	r->stats.timeouts++;
-	return rmp_req_retry(r);
+	if (r->paths)
+		rmp_sb_timeout(r->sb, r->paths, r->una, r->sent_psn);
+	return ev | rmp_req_retry(r);
+}
+
+/**
+ * rmp_req_deadline() - when the requester next needs rmp_req_timer()
+ * @r: requester
+ *
+ * Return: absolute time in ns of the local ACK timeout, of the end of an
+ * RNR wait or (multipath) of the path set's next event, or 0 if no timer
+ * is needed.
+ */
+u64 rmp_req_deadline(const struct rmp_req *r)
+{
+	u64 d = r->deadline, at;
+
+	if (!r->paths || r->state >= RMP_REQ_ERROR)
+		return d;
+	at = rmp_paths_deadline(r->paths);
+	return at && (!d || at < d) ? at : d;
+}
+
+/* Multipath: where a packet that is not sprayed goes: the first live path. */
+static u16 rmp_req_plain_sport(const struct rmp_req *r)
+{
+	u32 i = 0;
+
+	if (!r->paths)
+		return r->sport;
+	while (!rmp_paths_live(r->paths, i))
+		i++;
+	return r->paths->path[i].sport;
+}
+
+/* Multipath: put a sprayed packet on a path and on the scoreboard. */
+static void rmp_req_spray(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
+{
+	bool probe = r->probe >= 0;
+	u32 path = probe ? (u32)r->probe : rmp_paths_pick(r->paths, now);
+
+	r->probe = -1;
+	pkt->sport = r->paths->path[path].sport;
+	pkt->sprayed = true;
+	rmp_sb_sent(r->sb, r->paths, pkt->psn, path, probe, now);
+	if (!rmp_psn_before(pkt->psn, r->spray_end))
+		r->spray_end = rmp_psn_add(pkt->psn, 1);
+	r->stats.sprayed++;
+}
+
+/* The one packet of a sprayed WQE at @pkt->psn, @k packets in. */
+static void rmp_req_piece(const struct rmp_req *r, const struct rmp_req_wqe *w,
+			  u32 k, struct rmp_req_pkt *pkt)
+{
+	pkt->kind = w->kind;
+	pkt->pos = RMP_REQ_ONLY;
+	pkt->offset = k * r->mtu;
+	pkt->len = w->length - pkt->offset;
+	if (pkt->len > r->mtu)
+		pkt->len = r->mtu;
+}
+
+/* Multipath: send again the oldest PSN the scoreboard found lost. */
+static int rmp_req_resend(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
+{
+	int psn = rmp_sb_next_lost(r->sb, r->una, r->sent_psn);
+	struct rmp_req_wqe *w = NULL;
+	u32 idx;
+
+	if (psn < 0)
+		return psn;
+	for (idx = r->comp; idx != r->head; idx++) {
+		w = rmp_req_at(r, idx);
+		if (rmp_psn_in_window(psn, w->first_psn, w->npsn))
+			break;
+	}
+	/* Only the PSNs of sprayed WQEs are ever lost. */
+	if (idx == r->head || !(w->flags & RMP_REQ_F_SPRAY))
+		return -ENOENT;
+
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->slot = idx & r->mask;
+	pkt->psn = (u32)psn;
+	rmp_req_piece(r, w, rmp_psn_sub(psn, w->first_psn), pkt);
+	pkt->ackreq = true;
+	pkt->retry = true;
+	rmp_req_spray(r, now, pkt);
+	r->since_ackreq = 0;
+	r->stats.pkts++;
+	r->stats.retrans++;
+	r->stats.sel_retrans++;
+	if (r->timeout_ns && !r->deadline)
+		r->deadline = now + r->timeout_ns;
+	return 0;
+}
+
+/*
+ * Multipath, after a go-back: step the cursor over the sprayed PSNs of
+ * @w the scoreboard knows of (held, in flight, or queued as lost). True
+ * if none of @w is left to send.
+ */
+static bool rmp_req_skip_known(struct rmp_req *r, const struct rmp_req_wqe *w)
+{
+	if (!(w->flags & RMP_REQ_F_SPRAY))
+		return false;
+	while (r->cur_pkt < w->npsn &&
+	       rmp_sb_state(r->sb, r->next_psn) != RMP_SB_NONE) {
+		r->cur_pkt++;
+		r->next_psn = rmp_psn_add(r->next_psn, 1);
+	}
+	return r->cur_pkt == w->npsn;
+}
+
+/*
+ * Multipath: a packet that is not sprayed waits until every sprayed PSN
+ * before it is acknowledged. One sent again after a go-back never waits:
+ * nothing sprayed before it was outstanding when it was first sent.
+ */
+static bool rmp_req_behind_spray(const struct rmp_req *r,
+				 const struct rmp_req_wqe *w)
+{
+	return r->paths && !(w->flags & RMP_REQ_F_SPRAY) &&
+	       rmp_psn_before(r->una, r->spray_end) &&
+	       !rmp_psn_before(r->next_psn, r->spray_end);
 }
 
 /**
@@ -691,14 +960,16 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 		r->state = RMP_REQ_RUN;
 		r->deadline = 0;
 	}
+	if (r->paths && r->sb->nlost && !rmp_req_resend(r, now, pkt))
+		return 0;
 
 	for (;;) {
 		if (r->cur == r->head)
 			return -ENODATA;
 		w = rmp_req_at(r, r->cur);
-		if (!w->done)
-			break;
 		/* Executed before a go-back: LOCAL WQEs run once. */
+		if (!w->done && !(r->paths && rmp_req_skip_known(r, w)))
+			break;
 		r->cur++;
 		r->cur_pkt = 0;
 	}
@@ -706,7 +977,7 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->slot = r->cur & r->mask;
 	pkt->kind = w->kind;
-	pkt->sport = r->sport;
+	pkt->sport = rmp_req_plain_sport(r);
 
 	if (w->kind == RMP_REQ_LOCAL) {
 		if ((w->flags & RMP_REQ_F_FENCE) && r->comp != r->cur)
@@ -719,6 +990,8 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 	}
 
 	if ((w->flags & RMP_REQ_F_FENCE) && !r->cur_pkt && r->rd_atomic)
+		return -EAGAIN;
+	if (rmp_req_behind_spray(r, w))
 		return -EAGAIN;
 	inflight = rmp_req_off(r, r->next_psn);
 	pkt->psn = r->next_psn;
@@ -757,6 +1030,10 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 		pkt->ackreq = rc && ((pkt->pos & RMP_REQ_LAST) ||
 				     r->since_ackreq + 1 >= r->ack_every ||
 				     inflight + 1 >= r->max_inflight);
+		if (w->flags & RMP_REQ_F_SPRAY) {
+			rmp_req_piece(r, w, r->cur_pkt, pkt);
+			rmp_req_spray(r, now, pkt);
+		}
 		if (++r->cur_pkt == w->npsn) {
 			r->cur++;
 			r->cur_pkt = 0;

@@ -9,6 +9,7 @@
 #include "compat.h"
 #include "psn.h"
 #include "hdr.h"
+#include "scoreboard.h"
 
 /**
  * DOC: requester calling protocol
@@ -66,7 +67,9 @@ enum rmp_req_kind {
 
 /* WQE flags. */
 #define RMP_REQ_F_FENCE		BIT(0)
-#define RMP_REQ_F_MASK		RMP_REQ_F_FENCE
+/* Carries immediate data: the responder must get the message whole. */
+#define RMP_REQ_F_IMM		BIT(1)
+#define RMP_REQ_F_MASK		(RMP_REQ_F_FENCE | RMP_REQ_F_IMM)
 
 /**
  * enum rmp_req_status - how a send WQE finished
@@ -181,9 +184,13 @@ enum rmp_req_pos {
  * @sport: UDP source port
  * @kind: &enum rmp_req_kind of the WQE; %RMP_REQ_LOCAL means "execute the
  *	WQE now", nothing is transmitted and only @slot is valid
- * @pos: &enum rmp_req_pos, for the opcode
+ * @pos: &enum rmp_req_pos, for the opcode. Sprayed (multipath) WRITE
+ *	packets are each %RMP_REQ_ONLY: one RDMA WRITE ONLY per packet whose
+ *	RETH names its own @offset and @len, so the responder can place it
+ *	whatever order it arrives in
  * @ackreq: set the BTH AckReq bit
  * @retry: a retransmission (the PSN was transmitted before)
+ * @sprayed: it went on a path of the multipath path set
  */
 struct rmp_req_pkt {
 	u32 slot;
@@ -195,6 +202,7 @@ struct rmp_req_pkt {
 	u8 pos;
 	bool ackreq;
 	bool retry;
+	bool sprayed;
 };
 
 /**
@@ -275,6 +283,9 @@ enum rmp_req_state {
  *	acted on
  * @ghost_rsps: responses for PSNs never transmitted
  * @bad_rsps: malformed responses dropped
+ * @sprayed: packets sent on the multipath path set
+ * @sel_retrans: ... of which sent again after the scoreboard found them
+ *	lost
  */
 struct rmp_req_stats {
 	u64 pkts;
@@ -286,6 +297,8 @@ struct rmp_req_stats {
 	u64 dup_rsps;
 	u64 ghost_rsps;
 	u64 bad_rsps;
+	u64 sprayed;
+	u64 sel_retrans;
 };
 
 /**
@@ -321,6 +334,13 @@ struct rmp_req_stats {
  * @deadline: when rmp_req_timer() has work (ns), 0 = never
  * @rnr_until: end of the RNR wait (ns)
  * @msn: MSN of the latest valid response
+ * @paths: multipath: the path set, owned by the caller; NULL for a single
+ *	path (see rmp_req_multipath())
+ * @sb: multipath: the scoreboard, owned by the caller
+ * @spray_end: multipath: one past the highest PSN sprayed; packets that
+ *	are not sprayed wait until everything before it is acknowledged
+ * @probe: multipath: a dead path due a probe, the next sprayed packet's,
+ *	or -1
  * @stats: counters
  *
  * Ring indices count up for ever and are reduced with @mask; indices and
@@ -363,6 +383,11 @@ struct rmp_req {
 	u64 rnr_until;
 	u32 msn;
 
+	struct rmp_paths *paths;
+	struct rmp_sb *sb;
+	u32 spray_end;
+	int probe;
+
 	struct rmp_req_stats stats;
 };
 
@@ -372,6 +397,8 @@ u64 rmp_req_rnr_ns(u8 code);
 
 int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
 		 const struct rmp_req_cfg *cfg, u32 sq_psn);
+int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
+		      struct rmp_sb *sb);
 int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 		 u32 flags);
 int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt);
@@ -380,22 +407,14 @@ bool rmp_req_will_place(const struct rmp_req *r,
 unsigned int rmp_req_ack(struct rmp_req *r, u64 now,
 			 const struct rmp_hdr_fields *f,
 			 struct rmp_req_rsp *out);
+unsigned int rmp_req_sack(struct rmp_req *r, u64 now,
+			  const struct rmp_hdr_fields *f,
+			  const struct rmp_sack *s);
 unsigned int rmp_req_timer(struct rmp_req *r, u64 now);
+u64 rmp_req_deadline(const struct rmp_req *r);
 int rmp_req_fail(struct rmp_req *r, u32 slot, enum rmp_req_status status);
 int rmp_req_complete(struct rmp_req *r, struct rmp_req_done *done);
 void rmp_req_flush(struct rmp_req *r);
-
-/**
- * rmp_req_deadline() - when the requester next needs rmp_req_timer()
- * @r: requester
- *
- * Return: absolute time in ns of the local ACK timeout or of the end of an
- * RNR wait, or 0 if no timer is needed.
- */
-static inline u64 rmp_req_deadline(const struct rmp_req *r)
-{
-	return r->deadline;
-}
 
 /**
  * rmp_req_next_slot() - the ring slot the next rmp_req_post() returns

@@ -47,15 +47,26 @@
  * violation) abandons its message too.  Once no message is in progress,
  * MIDDLE and LAST packets are dropped until a FIRST or ONLY starts the
  * next.  A PSN behind the expected one is a duplicate and is dropped.
- *
- * EXTENSION (multipath): with out-of-order acceptance, the PSN check
- * becomes rmp_rxwin_accept() on @win: packets inside the window are placed
- * at once (a multipath requester makes every packet self-describing) and
- * completions follow rmp_rxwin_advance(), in MSN order; ACKs then carry a
- * SACK from rmp_rxwin_sack().  The in-order mode below keeps @win with
- * nothing held, so only @win.epsn matters.
  */
 #include "resp.h"
+
+/**
+ * DOC: multipath responder
+ *
+ * A multipath requester sprays WRITEs as RDMA WRITE ONLY packets, each with
+ * its own RETH, so each can be placed on its own. Such a packet ahead of
+ * the expected PSN but inside the receive window is judged by its own
+ * rules (permissions, lengths) and executed at once; once it succeeded its
+ * PSN is marked held in the window. When the expected PSN is executed, the
+ * window advances over every held PSN after it; each is a whole message,
+ * counted in the MSN then, so the MSN still counts messages completed in
+ * order. Everything else must still arrive in order, and gets the in-order
+ * rules. A packet ahead that fails (its R_Key, its lengths) is dropped
+ * without a word: it is judged again when it arrives in order, where a NAK
+ * names the right PSN. A held PSN arriving again is a duplicate. ACKs then
+ * carry a SACK (rmp_resp_sacks()) that the caller builds from the window
+ * when it sends them.
+ */
 
 static const u32 rmp_resp_mtus[] = { 256, 512, 1024, 2048, 4096 };
 
@@ -72,9 +83,9 @@ static u32 rmp_resp_read_npkts(u32 len, u32 mtu)
  * @res: READ/atomic resources, @nres entries, owned by the caller
  * @nres: max_dest_rd_atomic; 0 refuses every READ and atomic
  *
- * Return: 0; -EINVAL for a bad MTU, RNR timer code, window size or a
- * missing @res; -EOPNOTSUPP for out-of-order acceptance, not implemented
- * yet.  @resp is untouched on error.
+ * Return: 0; -EINVAL for a bad MTU, RNR timer code, window size, a
+ * missing @res, or out-of-order acceptance on UC.  @resp is untouched on
+ * error.
  */
 int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 		  struct rmp_resp_res *res, u32 nres)
@@ -86,12 +97,10 @@ int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 	for (i = 0; i < ARRAY_SIZE(rmp_resp_mtus); i++)
 		mtu_ok |= cfg->mtu == rmp_resp_mtus[i];
 	if (!mtu_ok || cfg->min_rnr_timer > RMP_AETH_VALUE_MASK ||
-	    (nres && !res))
+	    (nres && !res) || (cfg->ooo && cfg->uc))
 		return -EINVAL;
-	/* EXTENSION (multipath): accept within cfg->win_size. */
-	if (cfg->ooo)
-		return -EOPNOTSUPP;
-	if (rmp_rxwin_init(&win, cfg->epsn, RMP_RXWIN_MIN))
+	if (rmp_rxwin_init(&win, cfg->epsn,
+			   cfg->ooo ? cfg->win_size : RMP_RXWIN_MIN))
 		return -EINVAL;
 
 	memset(resp, 0, sizeof(*resp));
@@ -100,11 +109,33 @@ int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 	resp->ack_every = cfg->ack_every;
 	resp->min_rnr_timer = cfg->min_rnr_timer;
 	resp->access = cfg->access;
+	resp->ooo = cfg->ooo;
 	resp->win = win;
 	resp->res = res;
 	resp->nres = nres;
 	for (i = 0; i < nres; i++)
 		memset(&res[i], 0, sizeof(res[i]));
+	return 0;
+}
+
+/**
+ * rmp_resp_multipath() - start accepting sprayed WRITEs out of order
+ * @resp: responder of an RC QP
+ *
+ * For a QP whose peer agreed to multipath, from the moment it agreed: see
+ * the design notes. The window becomes %RMP_RXWIN_MAX PSNs wide; nothing
+ * was held before, so nothing is lost.
+ *
+ * Return: 0, or -EINVAL on UC.
+ */
+int rmp_resp_multipath(struct rmp_resp *resp)
+{
+	if (resp->uc)
+		return -EINVAL;
+	if (!resp->ooo) {
+		rmp_rxwin_init(&resp->win, resp->win.epsn, RMP_RXWIN_MAX);
+		resp->ooo = true;
+	}
 	return 0;
 }
 
@@ -154,19 +185,28 @@ static int rmp_resp_find(const struct rmp_resp *resp, u8 kind, u32 psn)
 	return -1;
 }
 
-/* Consume @n PSNs in order. */
+/*
+ * Consume @n PSNs in order, and the held ones after them: each of those is
+ * a sprayed WRITE, a whole message, acknowledged like one executed now.
+ */
 static void rmp_resp_advance(struct rmp_resp *resp, u32 n)
 {
-	u32 epsn = rmp_psn_add(resp->win.epsn, n);
+	u32 epsn = rmp_psn_add(resp->win.epsn, n), i, held = 0;
 
-	/* In-order mode holds nothing in the window, so re-basing it is
-	 * exact.  EXTENSION (multipath): mark the READ's PSNs received.
-	 */
-	if (n == 1) {
-		rmp_rxwin_accept(&resp->win, resp->win.epsn);
-		rmp_rxwin_advance(&resp->win);
+	if (n < resp->win.size) {
+		for (i = 0; i < n; i++)
+			rmp_rxwin_accept(&resp->win,
+					 rmp_psn_add(resp->win.epsn, i));
+		held = rmp_rxwin_advance(&resp->win) - n;
+		epsn = resp->win.epsn;
 	} else {
+		/* A READ longer than the window: nothing can be held. */
 		rmp_rxwin_init(&resp->win, epsn, resp->win.size);
+	}
+	if (held) {
+		resp->msn = (resp->msn + held) & RMP_RESP_MSN_MASK;
+		resp->unacked += held;
+		resp->unacked_end = true;
 	}
 
 	while (resp->res_count) {
@@ -397,6 +437,33 @@ static void rmp_resp_uc_packet(struct rmp_resp *resp,
 	resp->pending = true;
 }
 
+/*
+ * Multipath: a packet ahead of the expected PSN. A sprayed WRITE inside
+ * the window that passes its own rules is executed; one already held is a
+ * duplicate, answered with a (selective) ACK. False for anything else:
+ * the in-order rules judge it.
+ */
+static bool rmp_resp_ahead(struct rmp_resp *resp, const struct rmp_resp_in *in,
+			   u32 flags, struct rmp_resp_out *out)
+{
+	if (in->opcode != RMP_OP_RC_WRITE_ONLY ||
+	    rmp_psn_sub(in->psn, resp->win.epsn) >= resp->win.size)
+		return false;
+	if (rmp_rxwin_has(&resp->win, in->psn)) {
+		out->verdict = RMP_RESP_DUPLICATE;
+		rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(),
+			     rmp_psn_sub(resp->win.epsn, 1));
+		return true;
+	}
+	if (!rmp_resp_rules_ok(resp, in, flags))
+		return false;
+	rmp_resp_describe(resp, in, flags, out);
+	resp->cur = *in;
+	resp->pending = true;
+	resp->cur_ahead = true;
+	return true;
+}
+
 /* A request of the responder's transport, while it is not in error. */
 static bool rmp_resp_takes(const struct rmp_resp *resp,
 			   const struct rmp_opcode_info *info)
@@ -465,8 +532,9 @@ int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,
 		rmp_resp_duplicate(resp, in, info->flags, out);
 		return 0;
 	}
+	if (d > 0 && resp->ooo && rmp_resp_ahead(resp, in, info->flags, out))
+		return 0;
 	if (d > 0) {
-		/* EXTENSION (multipath): accept inside the window. */
 		out->verdict = RMP_RESP_OUT_OF_SEQ;
 		if (!resp->nak_sent) {
 			rmp_resp_ack(resp, &out->reply,
@@ -539,6 +607,27 @@ static void rmp_resp_commit_data(struct rmp_resp *resp, u32 flags,
 		rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(), in->psn);
 }
 
+/*
+ * Multipath: a sprayed WRITE ahead of the expected PSN was executed. Held
+ * if it succeeded; dropped, without a word, if not.
+ */
+static void rmp_resp_held(struct rmp_resp *resp, enum rmp_resp_status status,
+			  struct rmp_resp_out *out)
+{
+	const struct rmp_resp_in *in = &resp->cur;
+
+	resp->cur_ahead = false;
+	if (status != RMP_RESP_OK) {
+		out->verdict = RMP_RESP_DROP;
+		return;
+	}
+	rmp_rxwin_accept(&resp->win, in->psn);
+	resp->unacked++;
+	if (in->ackreq || (resp->ack_every && resp->unacked >= resp->ack_every))
+		rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(),
+			     rmp_psn_sub(resp->win.epsn, 1));
+}
+
 /**
  * rmp_resp_executed() - report how executing the EXECUTE packet went
  * @resp: responder
@@ -571,6 +660,10 @@ int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 	memset(out, 0, sizeof(*out));
 	rmp_resp_describe(resp, in, flags, out);
 	out->last &= status == RMP_RESP_OK;
+	if (resp->cur_ahead) {
+		rmp_resp_held(resp, status, out);
+		return 0;
+	}
 
 	if (resp->uc && status != RMP_RESP_OK) {
 		if (status == RMP_RESP_RNR || status == RMP_RESP_REM_ACCESS) {
@@ -653,6 +746,7 @@ int rmp_resp_discard(struct rmp_resp *resp)
 	if (!resp->pending)
 		return -EINVAL;
 	resp->pending = false;
+	resp->cur_ahead = false;
 	return 0;
 }
 
@@ -735,4 +829,5 @@ void rmp_resp_set_error(struct rmp_resp *resp)
 {
 	resp->error = true;
 	resp->pending = false;
+	resp->cur_ahead = false;
 }

@@ -34,8 +34,9 @@
  * @access: RMP_RESP_ALLOW_* bits
  * @ack_every: send an ACK after this many unacknowledged request packets
  *	even if none asked for one; 0 to ACK only when asked
- * @ooo: accept packets out of order within the receive window (multipath,
- *	negotiated peers only); false for a standard peer
+ * @ooo: accept sprayed WRITEs out of order within the receive window
+ *	(multipath, negotiated peers only, RC only); false for a standard
+ *	peer
  * @win_size: receive window size for @ooo, see rmp_rxwin_init()
  * @uc: unreliable connected: UC opcodes, nothing is ever answered, and a
  *	message that cannot be received whole is dropped (see rmp_resp_packet())
@@ -302,7 +303,7 @@ enum rmp_resp_msg {
  * @ack_every: &rmp_resp_config.ack_every
  * @min_rnr_timer: RNR timer code
  * @access: RMP_RESP_ALLOW_* bits
- * @ooo: out-of-order acceptance (reserved for multipath)
+ * @ooo: sprayed WRITEs are accepted out of order (multipath)
  * @win: receive window; @win.epsn is the expected PSN
  * @msn: message sequence number: messages completed, modulo 2^24
  * @msg: &enum rmp_resp_msg in progress
@@ -318,6 +319,7 @@ enum rmp_resp_msg {
  * @unacked: request packets executed since the last acknowledgment
  * @unacked_end: a message ended since the last acknowledgment
  * @cur: the request awaiting rmp_resp_executed()
+ * @cur_ahead: @cur is a sprayed WRITE ahead of @win.epsn
  * @res: READ/atomic resources, owned by the caller
  * @nres: entries in @res (max_dest_rd_atomic)
  * @res_head: slot the next resource takes
@@ -344,6 +346,7 @@ struct rmp_resp {
 	u32 unacked;
 	bool unacked_end;
 	struct rmp_resp_in cur;
+	bool cur_ahead;
 
 	struct rmp_resp_res *res;
 	u32 nres;
@@ -360,6 +363,21 @@ struct rmp_resp {
 static inline u32 rmp_resp_epsn(const struct rmp_resp *resp)
 {
 	return resp->win.epsn;
+}
+
+/**
+ * rmp_resp_sacks() - whether the responder's ACKs carry a SACK
+ * @resp: responder
+ *
+ * With out-of-order acceptance, an ACK (not a NAK) goes out as a selective
+ * acknowledgment: the caller builds its bitmap from @resp->win with
+ * rmp_rxwin_sack() when it sends it, so it is current.
+ *
+ * Return: true if ACKs are sent as SACKs.
+ */
+static inline bool rmp_resp_sacks(const struct rmp_resp *resp)
+{
+	return resp->ooo;
 }
 
 /**
@@ -410,6 +428,7 @@ static inline void rmp_resp_in_from_hdr(struct rmp_resp_in *in,
 
 int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 		  struct rmp_resp_res *res, u32 nres);
+int rmp_resp_multipath(struct rmp_resp *resp);
 bool rmp_resp_will_execute(const struct rmp_resp *resp,
 			   const struct rmp_resp_in *in);
 int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,

@@ -385,8 +385,13 @@ static void rmp_paths_kill__last_path_lives(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 0));
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
 	KUNIT_EXPECT_EQ(test, rmp_paths_pick(ps, t), 1);
+	/* Path 1 cannot die: only path 0's probes are ever due. */
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps),
+			ps->path[0].next_probe_ns);
 
 	setup(test, ps, 1, RMP_SPRAY_RR);
+	rmp_paths_sent(ps, 0, t);
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
 	kill_path(ps, 0, t);
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 0));
 	KUNIT_EXPECT_EQ(test, rmp_paths_pick(ps, t), 0);

@@ -894,7 +894,7 @@ static const struct step ring_full[] = {
 
 static const struct step post_checks[] = {
 	POST(KIND_MAX, 10, 0, -EINVAL),
-	POST(SEND, 10, 2, -EINVAL),
+	POST(SEND, 10, 4, -EINVAL),
 	POST(SEND, 0x80000001, 0, -EINVAL),
 	POST(ATOMIC_WRITE, 4, 0, -EINVAL),
 	POST(ATOMIC_WRITE, 16, 0, -EINVAL),

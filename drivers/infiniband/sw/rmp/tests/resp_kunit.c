@@ -56,6 +56,8 @@ struct init_case {
 	u32 nres;
 	bool null_res;
 	bool ooo;
+	bool uc;
+	u32 win;
 	int err;
 };
 
@@ -65,17 +67,25 @@ static void init_desc(const struct init_case *c, char *desc)
 }
 
 static const struct init_case init_cases[] = {
-	{ "mtu 256", 5, 256, 0, 4, false, false, 0 },
-	{ "mtu 4096", 5, 4096, 31, 4, false, false, 0 },
-	{ "mtu 0", 5, 0, 0, 4, false, false, -EINVAL },
-	{ "mtu 1000", 5, 1000, 0, 4, false, false, -EINVAL },
-	{ "mtu 8192", 5, 8192, 0, 4, false, false, -EINVAL },
-	{ "rnr timer code 32", 5, 1024, 32, 4, false, false, -EINVAL },
-	{ "resources without array", 5, 1024, 0, 4, true, false, -EINVAL },
-	{ "no resources, no array", 5, 1024, 0, 0, true, false, 0 },
-	{ "out of order not yet", 5, 1024, 0, 4, false, true, -EOPNOTSUPP },
+	{ "mtu 256", 5, 256, 0, 4, false, false, false, 0, 0 },
+	{ "mtu 4096", 5, 4096, 31, 4, false, false, false, 0, 0 },
+	{ "mtu 0", 5, 0, 0, 4, false, false, false, 0, -EINVAL },
+	{ "mtu 1000", 5, 1000, 0, 4, false, false, false, 0, -EINVAL },
+	{ "mtu 8192", 5, 8192, 0, 4, false, false, false, 0, -EINVAL },
+	{ "rnr timer code 32", 5, 1024, 32, 4, false, false, false, 0,
+	  -EINVAL },
+	{ "resources without array", 5, 1024, 0, 4, true, false, false, 0,
+	  -EINVAL },
+	{ "no resources, no array", 5, 1024, 0, 0, true, false, false, 0, 0 },
+	{ "out of order", 5, 1024, 0, 4, false, true, false, 1024, 0 },
+	{ "out of order, window 100", 5, 1024, 0, 4, false, true, false, 100,
+	  -EINVAL },
+	{ "out of order, window 2048", 5, 1024, 0, 4, false, true, false,
+	  2048, -EINVAL },
+	{ "out of order on UC", 5, 1024, 0, 4, false, true, true, 1024,
+	  -EINVAL },
 	{ "epsn above 24 bits is masked", 0x1000007, 1024, 0, 4, false, false,
-	  0 },
+	  false, 0, 0 },
 };
 
 KUNIT_ARRAY_PARAM(init, init_cases, init_desc);
@@ -85,7 +95,7 @@ static void rmp_resp_init__validates(struct kunit *test)
 	const struct init_case *c = test->param_value;
 	struct rmp_resp_config cfg = {
 		.epsn = c->epsn, .mtu = c->mtu, .min_rnr_timer = c->rnr,
-		.ooo = c->ooo, .win_size = 64,
+		.ooo = c->ooo, .uc = c->uc, .win_size = c->win,
 	};
 	struct rmp_resp resp;
 	int err;
@@ -102,6 +112,7 @@ static void rmp_resp_init__validates(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, resp.msn, 0U);
 	KUNIT_EXPECT_EQ(test, resp.res_count, 0U);
 	KUNIT_EXPECT_FALSE(test, resp.error);
+	KUNIT_EXPECT_EQ(test, resp.ooo, c->ooo);
 }
 
 /* --- packet scripts --------------------------------------------------- */

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: scoreboard
+ *
+ * A multipath requester sprays the packets of a message over several
+ * paths, so they reach the responder in any order and a loss on one path
+ * says nothing about the others. The scoreboard keeps, for every sprayed
+ * PSN in flight, the path it took, when, and its place in that path's
+ * sending order (its stamp); from the responder's selective
+ * acknowledgments it learns which PSNs are held, and from those which are
+ * lost.
+ *
+ * The loss rule is per path: packets on one path stay in order, so when a
+ * packet sent on a path %RMP_SB_REORDER places after another has been
+ * delivered, the other is lost, not late. Paths that take different times
+ * do not confuse it, as a time or PSN distance rule would be. A lost PSN
+ * is sent again, on whatever path the spraying picks then, with a new
+ * stamp; a held one (SACKed) is never sent again. What the rule cannot
+ * see, the last packets of a burst, the requester's ACK timeout covers.
+ *
+ * Every record changes hands with the path set: a send, a delivery, a loss
+ * are told to it (rmp_paths_sent(), rmp_paths_delivered(),
+ * rmp_paths_lost()), so its per-path counts of packets in flight stay
+ * true. Nothing here allocates or reads a clock.
+ */
+#include "scoreboard.h"
+
+static struct rmp_sb_rec *rmp_sb_rec(const struct rmp_sb *sb, u32 psn)
+{
+	return &sb->rec[psn & sb->mask];
+}
+
+/**
+ * rmp_sb_init() - set up an empty scoreboard
+ * @sb: scoreboard
+ * @rec: records, @nrec of them, owned by the caller
+ * @nrec: a power of two, at least the PSNs the requester keeps in flight
+ *
+ * Return: 0, or -EINVAL if @nrec is not a power of two up to
+ * %RMP_RXWIN_MAX; @sb is then untouched.
+ */
+int rmp_sb_init(struct rmp_sb *sb, struct rmp_sb_rec *rec, u32 nrec)
+{
+	if (!rec || !nrec || nrec > RMP_RXWIN_MAX || (nrec & (nrec - 1)))
+		return -EINVAL;
+	memset(sb, 0, sizeof(*sb));
+	memset(rec, 0, nrec * sizeof(*rec));
+	sb->rec = rec;
+	sb->mask = nrec - 1;
+	return 0;
+}
+
+/* A record leaves state LOST. */
+static void rmp_sb_unlose(struct rmp_sb *sb, struct rmp_sb_rec *rec)
+{
+	if (rec->state == RMP_SB_LOST)
+		sb->nlost--;
+}
+
+/*
+ * A record in state SENT was lost: the path hears of it, unless @blame is
+ * false (the loss is no one path's fault).
+ */
+static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
+			struct rmp_sb_rec *rec, bool blame, u64 now)
+{
+	if (!blame)
+		rmp_paths_forget(ps, rec->path);
+	else if (rec->probe)
+		rmp_paths_probe_lost(ps, rec->path);
+	else
+		rmp_paths_lost(ps, rec->path, now);
+	rec->state = RMP_SB_LOST;
+	sb->nlost++;
+}
+
+/**
+ * rmp_sb_sent() - a sprayed PSN went out
+ * @sb: scoreboard
+ * @ps: the QP's path set
+ * @psn: the PSN, first sent or sent again
+ * @path: the path it took
+ * @probe: it probes @path, which is dead
+ * @now: the time (ns)
+ *
+ * A PSN sent again while its earlier copy was still counted in flight
+ * counts that copy lost.
+ */
+void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
+		 u32 path, bool probe, u64 now)
+{
+	struct rmp_sb_rec *rec = rmp_sb_rec(sb, psn);
+
+	if (rec->state == RMP_SB_SENT)
+		rmp_sb_lose(sb, ps, rec, true, now);
+	rmp_sb_unlose(sb, rec);
+	rec->sent_ns = now;
+	rec->stamp = sb->stamp[path]++;
+	rec->path = (u8)path;
+	rec->probe = probe;
+	rec->state = RMP_SB_SENT;
+	rmp_paths_sent(ps, path, now);
+}
+
+/* A record in state SENT was delivered. */
+static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
+			     const struct rmp_sb_rec *rec, u64 now)
+{
+	u32 next = rec->stamp + 1;
+
+	rmp_paths_delivered(ps, rec->path, now, now - rec->sent_ns, false);
+	if ((s32)(next - sb->delivered[rec->path]) > 0)
+		sb->delivered[rec->path] = next;
+}
+
+/**
+ * rmp_sb_acked() - PSNs were acknowledged cumulatively
+ * @sb: scoreboard
+ * @ps: the QP's path set
+ * @from: the oldest unacknowledged PSN before the acknowledgment
+ * @to: the oldest after it
+ * @now: the time (ns)
+ *
+ * Their records are cleared for the PSNs that will reuse them.
+ */
+void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
+		  u32 to, u64 now)
+{
+	u32 n = rmp_psn_sub(to, from), i;
+
+	for (i = 0; i < n; i++) {
+		struct rmp_sb_rec *rec = rmp_sb_rec(sb, rmp_psn_add(from, i));
+
+		if (rec->state == RMP_SB_SENT)
+			rmp_sb_delivered(sb, ps, rec, now);
+		rmp_sb_unlose(sb, rec);
+		rec->state = RMP_SB_NONE;
+	}
+}
+
+/* Which PSNs in flight rmp_sb_scan() declares lost. */
+enum rmp_sb_scan {
+	RMP_SB_OVERTAKEN,	/* overtaken on their own path */
+	RMP_SB_ON_PATH,		/* those on a given path (it died) */
+	RMP_SB_ALL,		/* all of them (ACK timeout) */
+};
+
+/* Overtaken on its own path by a delivered packet sent well after it. */
+static bool rmp_sb_overtaken(const struct rmp_sb *sb,
+			     const struct rmp_sb_rec *rec)
+{
+	return (s32)(sb->delivered[rec->path] - rec->stamp - 1) >=
+	       RMP_SB_REORDER;
+}
+
+/*
+ * Lose the PSNs in [@una, @end) still in flight that @how picks; only
+ * an ACK timeout blames no path.
+ */
+static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
+		       u32 end, u64 now, enum rmp_sb_scan how, u32 path)
+{
+	u32 n = rmp_psn_sub(end, una), i, count = 0;
+	bool lost;
+
+	if (n > sb->mask + 1)
+		n = sb->mask + 1;
+	for (i = 0; i < n; i++) {
+		struct rmp_sb_rec *rec = rmp_sb_rec(sb, rmp_psn_add(una, i));
+
+		if (rec->state != RMP_SB_SENT)
+			continue;
+		if (how == RMP_SB_OVERTAKEN)
+			lost = rmp_sb_overtaken(sb, rec);
+		else
+			lost = how == RMP_SB_ALL || rec->path == path;
+		if (!lost)
+			continue;
+		rmp_sb_lose(sb, ps, rec, how != RMP_SB_ALL, now);
+		count++;
+	}
+	return count;
+}
+
+/**
+ * rmp_sb_sack() - take in a selective acknowledgment
+ * @sb: scoreboard
+ * @ps: the QP's path set
+ * @una: the oldest unacknowledged PSN, after the SACK's cumulative part
+ *	was acted on
+ * @end: one past the highest PSN sent
+ * @s: the SACK, decoded
+ * @now: the time (ns)
+ *
+ * PSNs it reports held become %RMP_SB_SACKED; bits outside [@una, @end)
+ * are ignored, so a forged or stale SACK claims nothing that was not
+ * sent. Then every PSN still in flight that the per-path rule finds
+ * overtaken is declared lost.
+ *
+ * Return: the number of PSNs newly declared lost.
+ */
+u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
+		const struct rmp_sack *s, u64 now)
+{
+	u32 span = rmp_psn_sub(end, una), i;
+
+	sb->stats.sacks++;
+	for (i = 0; i < s->nbits; i++) {
+		u32 psn = rmp_psn_add(s->cum_ack, 2 + i);
+		struct rmp_sb_rec *rec;
+
+		if (!(s->bitmap[i / 64] >> (i % 64) & 1) ||
+		    rmp_psn_sub(psn, una) >= span)
+			continue;
+		rec = rmp_sb_rec(sb, psn);
+		if (rec->state == RMP_SB_SACKED)
+			continue;
+		if (rec->state == RMP_SB_SENT)
+			rmp_sb_delivered(sb, ps, rec, now);
+		rmp_sb_unlose(sb, rec);
+		rec->state = RMP_SB_SACKED;
+		sb->stats.sacked++;
+	}
+	i = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_OVERTAKEN, 0);
+	sb->stats.lost += i;
+	return i;
+}
+
+/**
+ * rmp_sb_path_dead() - a path died: what it carries is lost
+ * @sb: scoreboard
+ * @ps: the QP's path set
+ * @una: the oldest unacknowledged PSN
+ * @end: one past the highest PSN sent
+ * @path: the path
+ * @now: the time (ns)
+ *
+ * Return: the number of PSNs newly declared lost, to be sent again on the
+ * live paths.
+ */
+u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
+		     u32 end, u32 path, u64 now)
+{
+	u32 n = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ON_PATH, path);
+
+	sb->stats.dead_moved += n;
+	return n;
+}
+
+/**
+ * rmp_sb_timeout() - the ACK timeout expired: nothing in flight is trusted
+ * @sb: scoreboard
+ * @ps: the QP's path set
+ * @una: the oldest unacknowledged PSN
+ * @end: one past the highest PSN sent
+ *
+ * Every PSN in flight is declared lost, without blaming its path: when
+ * nothing at all is acknowledged for that long, the fault is not one
+ * path's.
+ *
+ * Return: the number of PSNs newly declared lost.
+ */
+u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end)
+{
+	return rmp_sb_scan(sb, ps, una, end, 0, RMP_SB_ALL, 0);
+}
+
+/**
+ * rmp_sb_next_lost() - the oldest PSN due again
+ * @sb: scoreboard
+ * @una: the oldest unacknowledged PSN
+ * @end: where to stop looking
+ *
+ * Return: the PSN, or -ENOENT if none in [@una, @end) is lost.
+ */
+int rmp_sb_next_lost(const struct rmp_sb *sb, u32 una, u32 end)
+{
+	u32 n = rmp_psn_sub(end, una), i;
+
+	if (!sb->nlost)
+		return -ENOENT;
+	if (n > sb->mask + 1)
+		n = sb->mask + 1;
+	for (i = 0; i < n; i++) {
+		u32 psn = rmp_psn_add(una, i);
+
+		if (rmp_sb_rec(sb, psn)->state == RMP_SB_LOST)
+			return (int)psn;
+	}
+	return -ENOENT;
+}

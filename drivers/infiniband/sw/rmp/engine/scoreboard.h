@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Multipath requester scoreboard: the path each sprayed PSN took, which
+ * the receiver holds (SACK), and which are lost and due again.
+ */
+#ifndef RMP_ENGINE_SCOREBOARD_H
+#define RMP_ENGINE_SCOREBOARD_H
+
+#include "compat.h"
+#include "psn.h"
+#include "paths.h"
+#include "rxwin.h"
+
+/*
+ * A sprayed PSN is lost once a packet sent this many places after it on the
+ * same path was delivered: a path keeps its packets in order, so a later
+ * one arriving means the earlier one is not merely late. More than one
+ * tolerates a link that reorders a little.
+ */
+#define RMP_SB_REORDER		3
+
+/**
+ * enum rmp_sb_state - what the requester knows of one PSN
+ * @RMP_SB_NONE: not sprayed, or acknowledged
+ * @RMP_SB_SENT: sprayed and neither acknowledged nor declared lost
+ * @RMP_SB_SACKED: held by the receiver (a SACK said so); never sent again
+ * @RMP_SB_LOST: declared lost, waiting to be sent again
+ */
+enum rmp_sb_state {
+	RMP_SB_NONE,
+	RMP_SB_SENT,
+	RMP_SB_SACKED,
+	RMP_SB_LOST,
+};
+
+/**
+ * struct rmp_sb_rec - one PSN's record
+ * @sent_ns: when it was last sent
+ * @stamp: its place in its path's sending order, from &rmp_sb.stamp
+ * @path: the path it last took
+ * @state: &enum rmp_sb_state
+ * @probe: it went on a dead path to probe it
+ */
+struct rmp_sb_rec {
+	u64 sent_ns;
+	u32 stamp;
+	u8 path;
+	u8 state;
+	bool probe;
+};
+
+/**
+ * struct rmp_sb_stats - scoreboard counters
+ * @sacks: SACKs taken in
+ * @sacked: PSNs a SACK reported held beyond the cumulative ACK
+ * @lost: PSNs declared lost by later deliveries on their path
+ * @dead_moved: PSNs declared lost because their path died
+ */
+struct rmp_sb_stats {
+	u64 sacks;
+	u64 sacked;
+	u64 lost;
+	u64 dead_moved;
+};
+
+/**
+ * struct rmp_sb - scoreboard of one QP
+ * @rec: records, @mask + 1 of them, indexed by PSN modulo their number;
+ *	owned by the caller
+ * @mask: records minus one
+ * @nlost: records in state %RMP_SB_LOST
+ * @stamp: per path, the stamp its next packet gets
+ * @delivered: per path, one past the highest stamp delivered
+ * @stats: counters
+ *
+ * The records cover the PSNs from the oldest unacknowledged one on, at
+ * most @mask + 1 of them: the requester keeps no more in flight.
+ */
+struct rmp_sb {
+	struct rmp_sb_rec *rec;
+	u32 mask;
+	u32 nlost;
+	u32 stamp[RMP_PATHS_MAX];
+	u32 delivered[RMP_PATHS_MAX];
+	struct rmp_sb_stats stats;
+};
+
+int rmp_sb_init(struct rmp_sb *sb, struct rmp_sb_rec *rec, u32 nrec);
+void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
+		 u32 path, bool probe, u64 now);
+void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
+		  u32 to, u64 now);
+u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
+		const struct rmp_sack *s, u64 now);
+u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
+		     u32 end, u32 path, u64 now);
+u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end);
+int rmp_sb_next_lost(const struct rmp_sb *sb, u32 una, u32 end);
+
+/**
+ * rmp_sb_state() - what the scoreboard knows of a PSN
+ * @sb: scoreboard
+ * @psn: a PSN in flight
+ *
+ * Return: &enum rmp_sb_state.
+ */
+static inline enum rmp_sb_state rmp_sb_state(const struct rmp_sb *sb,
+					     u32 psn)
+{
+	return (enum rmp_sb_state)sb->rec[psn & sb->mask].state;
+}
+
+#endif /* RMP_ENGINE_SCOREBOARD_H */

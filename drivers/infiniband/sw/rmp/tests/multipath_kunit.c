@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of multipath end to end: the requester engine sprays WRITEs
+ * over a path set, a simulated fabric of links (ECMP by UDP source port,
+ * each link first-in first-out with its own delay, loss and failure)
+ * carries them, and the responder engine accepts them out of order and
+ * answers with SACKs. Every byte is checked where it landed; a fake clock
+ * drives time.
+ */
+#include <kunit/test.h>
+
+#include "../engine/req.h"
+#include "../engine/resp.h"
+
+#define MTU		1024U
+#define US		1000ULL
+#define MS		(1000 * US)
+#define LINKS		4
+#define LINK_Q		512
+#define NPATHS		8
+#define WQES		64U
+#define WQE_LEN		(8 * MTU)
+#define SEND_LEN	(2 * MTU)
+#define SLOTS		32U
+#define NRES		4
+#define SEND_GAP	(1 * US)	/* the requester's pace */
+
+struct fab_pkt {
+	u64 at;
+	struct rmp_req_pkt pkt;		/* a request */
+	struct rmp_hdr_fields f;	/* or a response */
+	struct rmp_sack sack;
+	bool is_sack;
+};
+
+struct fab_link {
+	u64 delay;
+	u32 loss;		/* per mille */
+	u64 down_from;		/* 0: never */
+	u64 last;		/* arrival time of the newest packet */
+	u32 head, tail;
+	struct fab_pkt q[LINK_Q];
+};
+
+struct mp_case {
+	const char *name;
+	u64 delay[LINKS];
+	u32 loss[LINKS];
+	u64 down_from[LINKS];
+	bool sends;		/* every fourth WQE a SEND */
+	u32 max_retrans;	/* bound on retransmissions */
+};
+
+struct mp_env {
+	struct fab_link fwd[LINKS];
+	struct fab_link back;
+	struct rmp_req r;
+	struct rmp_req_wqe ring[SLOTS];
+	u32 kind[SLOTS];
+	u32 wqe_of_slot[SLOTS];
+	struct rmp_paths ps;
+	struct rmp_sb sb;
+	struct rmp_sb_rec rec[RMP_RXWIN_MAX];
+	struct rmp_resp resp;
+	struct rmp_resp_res res[NRES];
+	u8 *remote;		/* WQES * WQE_LEN bytes */
+	u8 *recvd;		/* WQES * SEND_LEN bytes */
+	u32 nrecv;		/* SENDs begun at the responder */
+	u32 posted, completed;
+	u64 now;
+	u32 rng;
+};
+
+static u8 pattern(u32 wqe, u32 off)
+{
+	return (u8)(wqe * 31 + off * 7 + (off >> 8));
+}
+
+static u32 fab_rand(struct mp_env *e)
+{
+	e->rng ^= e->rng << 13;
+	e->rng ^= e->rng >> 17;
+	e->rng ^= e->rng << 5;
+	return e->rng;
+}
+
+/* ECMP: the link a UDP source port hashes to. */
+static u32 fab_link_of(u16 sport)
+{
+	return (sport * 2654435761U >> 16) % LINKS;
+}
+
+static void fab_put(struct kunit *test, struct mp_env *e, struct fab_link *l,
+		    const struct fab_pkt *p)
+{
+	struct fab_pkt *slot;
+	u64 at = e->now + l->delay;
+
+	if ((l->down_from && e->now >= l->down_from) ||
+	    fab_rand(e) % 1000 < l->loss)
+		return;
+	KUNIT_ASSERT_LT(test, l->tail - l->head, (u32)LINK_Q);
+	/* First in, first out: never before the packet ahead. */
+	if (at < l->last)
+		at = l->last;
+	l->last = at;
+	slot = &l->q[l->tail++ % LINK_Q];
+	*slot = *p;
+	slot->at = at;
+}
+
+static const struct fab_pkt *fab_peek(const struct fab_link *l, u64 now)
+{
+	const struct fab_pkt *p = &l->q[l->head % LINK_Q];
+
+	return l->head != l->tail && p->at <= now ? p : NULL;
+}
+
+/* The responder answers: an ACK goes out as a SACK while it sacks. */
+static void mp_reply(struct kunit *test, struct mp_env *e,
+		     const struct rmp_resp_reply *reply)
+{
+	struct fab_pkt p = {};
+
+	if (reply->kind != RMP_RESP_REPLY_ACK)
+		return;
+	p.f.bth.opcode = RMP_OP_RC_ACKNOWLEDGE;
+	p.f.bth.psn = reply->psn;
+	p.f.aeth.syndrome = reply->syndrome;
+	p.f.aeth.msn = reply->msn;
+	if (rmp_resp_sacks(&e->resp) &&
+	    rmp_aeth_syn_type(reply->syndrome) == RMP_AETH_ACK) {
+		KUNIT_ASSERT_EQ(test, rmp_rxwin_sack(&e->resp.win, &p.sack), 0);
+		p.f.bth.opcode = RMP_OP_EXT_SACK;
+		p.f.bth.psn = p.sack.cum_ack;
+		p.is_sack = true;
+	}
+	fab_put(test, e, &e->back, &p);
+}
+
+static u8 mp_opcode(const struct rmp_req_pkt *pkt)
+{
+	static const u8 write[4] = {
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_WRITE_MIDDLE,
+		[RMP_REQ_FIRST] = RMP_OP_RC_WRITE_FIRST,
+		[RMP_REQ_LAST] = RMP_OP_RC_WRITE_LAST,
+		[RMP_REQ_ONLY] = RMP_OP_RC_WRITE_ONLY,
+	};
+	static const u8 send[4] = {
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_SEND_MIDDLE,
+		[RMP_REQ_FIRST] = RMP_OP_RC_SEND_FIRST,
+		[RMP_REQ_LAST] = RMP_OP_RC_SEND_LAST,
+		[RMP_REQ_ONLY] = RMP_OP_RC_SEND_ONLY,
+	};
+
+	return pkt->kind == RMP_REQ_WRITE ? write[pkt->pos] : send[pkt->pos];
+}
+
+/* A request packet reaches the responder: judge, place, answer. */
+static void mp_request(struct kunit *test, struct mp_env *e,
+		       const struct rmp_req_pkt *pkt)
+{
+	u32 wqe = e->wqe_of_slot[pkt->slot], i;
+	struct rmp_resp_in in = {
+		.psn = pkt->psn, .opcode = mp_opcode(pkt),
+		.ackreq = pkt->ackreq, .payload_len = pkt->len,
+		.rkey = 0x77,
+	};
+	struct rmp_resp_out out;
+
+	if (pkt->kind == RMP_REQ_WRITE) {
+		in.va = (u64)wqe * WQE_LEN + pkt->offset;
+		in.dma_len = pkt->pos == RMP_REQ_ONLY ? pkt->len : WQE_LEN;
+	}
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&e->resp, &in, &out), 0);
+	if (out.verdict == RMP_RESP_EXECUTE) {
+		if (pkt->kind == RMP_REQ_WRITE) {
+			KUNIT_ASSERT_LE(test, out.va + pkt->len,
+					(u64)WQES * WQE_LEN);
+			for (i = 0; i < pkt->len; i++)
+				e->remote[out.va + i] =
+					pattern(wqe, pkt->offset + i);
+		} else {
+			if (out.first)
+				e->nrecv++;
+			KUNIT_ASSERT_GT(test, e->nrecv, 0U);
+			for (i = 0; i < pkt->len; i++)
+				e->recvd[(e->nrecv - 1) * SEND_LEN +
+					 out.offset + i] =
+					pattern(wqe, pkt->offset + i);
+		}
+		KUNIT_ASSERT_EQ(test, rmp_resp_executed(&e->resp, RMP_RESP_OK,
+							0, &out), 0);
+	}
+	KUNIT_EXPECT_FALSE(test, out.error);
+	mp_reply(test, e, &out.reply);
+	if (rmp_resp_flush_ack(&e->resp, &out.reply))
+		mp_reply(test, e, &out.reply);
+}
+
+static void mp_response(struct mp_env *e, const struct fab_pkt *p)
+{
+	struct rmp_req_rsp rsp;
+
+	if (p->is_sack)
+		rmp_req_sack(&e->r, e->now, &p->f, &p->sack);
+	else
+		rmp_req_ack(&e->r, e->now, &p->f, &rsp);
+}
+
+static void mp_post(struct kunit *test, struct mp_env *e, bool sends)
+{
+	while (e->posted < WQES && e->posted - e->completed < SLOTS) {
+		bool send = sends && e->posted % 4 == 3;
+		u32 kind = send ? RMP_REQ_SEND : RMP_REQ_WRITE;
+		int slot = rmp_req_post(&e->r, kind, send ? SEND_LEN : WQE_LEN,
+					0);
+
+		KUNIT_ASSERT_GE(test, slot, 0);
+		e->kind[slot] = kind;
+		e->wqe_of_slot[slot] = e->posted++;
+	}
+}
+
+static void mp_complete(struct kunit *test, struct mp_env *e)
+{
+	struct rmp_req_done done;
+
+	while (!rmp_req_complete(&e->r, &done)) {
+		KUNIT_EXPECT_EQ(test, done.status, RMP_REQ_OK);
+		KUNIT_EXPECT_EQ(test, e->wqe_of_slot[done.slot], e->completed);
+		e->completed++;
+	}
+}
+
+static void mp_setup(struct kunit *test, struct mp_env *e,
+		     const struct mp_case *c)
+{
+	const struct rmp_req_cfg rcfg = {
+		.qpt = RMP_QPT_RC, .mtu = MTU, .retry_cnt = 7, .rnr_retry = 7,
+		.timeout = 10, .max_rd_atomic = 1, .max_inflight = 256,
+		.ack_every = 8, .lqpn = 0x11, .rqpn = 0x12,
+	};
+	const struct rmp_resp_config qcfg = {
+		.mtu = MTU, .access = RMP_RESP_ALLOW_WRITE, .ack_every = 8,
+		.ooo = true, .win_size = RMP_RXWIN_MAX,
+	};
+	struct rmp_paths_cfg pcfg = {
+		.npaths = NPATHS, .spray = RMP_SPRAY_RR, .seed = 0x11,
+		.dead_after_ns = 2 * MS, .probe_every_ns = 1 * MS,
+		.flowlet_gap_ns = 50 * US,
+	};
+	u32 i;
+
+	e->remote = kunit_kzalloc(test, WQES * WQE_LEN, GFP_KERNEL);
+	e->recvd = kunit_kzalloc(test, WQES * SEND_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, e->remote);
+	KUNIT_ASSERT_NOT_NULL(test, e->recvd);
+	e->rng = 0x2545f491;
+	for (i = 0; i < LINKS; i++) {
+		e->fwd[i].delay = c->delay[i];
+		e->fwd[i].loss = c->loss[i];
+		e->fwd[i].down_from = c->down_from[i];
+	}
+	e->back.delay = 10 * US;
+	KUNIT_ASSERT_EQ(test, rmp_req_init(&e->r, e->ring, SLOTS, &rcfg, 0), 0);
+	pcfg.sport = e->r.sport;
+	KUNIT_ASSERT_EQ(test, rmp_paths_init(&e->ps, &pcfg), 0);
+	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->sb, e->rec, RMP_RXWIN_MAX), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb), 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_init(&e->resp, &qcfg, e->res, NRES), 0);
+}
+
+static void mp_run(struct kunit *test, struct mp_env *e,
+		   const struct mp_case *c)
+{
+	struct rmp_req_pkt pkt;
+	const struct fab_pkt *p;
+	u64 next_send = 0, dl;
+	u32 i;
+
+	while (e->completed < WQES) {
+		KUNIT_ASSERT_EQ_MSG(test, e->now < 2000 * MS, true,
+				    "stuck: %u done", e->completed);
+		for (i = 0; i < LINKS; i++) {
+			while ((p = fab_peek(&e->fwd[i], e->now))) {
+				mp_request(test, e, &p->pkt);
+				e->fwd[i].head++;
+			}
+		}
+		while ((p = fab_peek(&e->back, e->now))) {
+			mp_response(e, p);
+			e->back.head++;
+		}
+		dl = rmp_req_deadline(&e->r);
+		if (dl && dl <= e->now)
+			rmp_req_timer(&e->r, e->now);
+		mp_post(test, e, c->sends);
+		if (e->now >= next_send && !rmp_req_next(&e->r, e->now, &pkt)) {
+			struct fab_pkt fp = { .pkt = pkt };
+
+			fab_put(test, e, &e->fwd[fab_link_of(pkt.sport)], &fp);
+			next_send = e->now + SEND_GAP;
+		}
+		mp_complete(test, e);
+		e->now += US / 4;
+	}
+}
+
+static const struct mp_case mp_cases[] = {
+	{ "4 links, no loss, skewed delays",
+	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0 },
+	{ "equal links, no loss, SENDs between WRITEs",
+	  { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {}, true, 0 },
+	{ "2% loss on every link",
+	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
+	  true, 160 },
+	{ "one link 20% loss",
+	  { 30 * US, 30 * US, 30 * US, 30 * US }, { 0, 200, 0, 0 }, {},
+	  false, 200 },
+	{ "one link goes dark at 200 us",
+	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
+	  true, 300 },
+};
+
+static void mp_desc(const struct mp_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(mp, mp_cases, mp_desc);
+
+static void rmp_multipath__transfers_verified(struct kunit *test)
+{
+	const struct mp_case *c = test->param_value;
+	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u32 w, off, bad = 0, used = 0, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	mp_setup(test, e, c);
+	mp_run(test, e, c);
+
+	for (w = 0; w < WQES; w++) {
+		bool send = c->sends && w % 4 == 3;
+
+		for (off = 0; off < (send ? SEND_LEN : WQE_LEN); off++) {
+			u8 got = send ? e->recvd[(w / 4) * SEND_LEN + off] :
+					e->remote[w * WQE_LEN + off];
+
+			bad += got != pattern(w, off);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_LE(test, (u32)e->r.stats.retrans, c->max_retrans);
+	for (i = 0; i < NPATHS; i++)
+		used += e->ps.path[i].stats.delivered > 0;
+	KUNIT_EXPECT_GT(test, used, NPATHS / 2);
+	KUNIT_EXPECT_GT(test, e->r.stats.sprayed, 0ULL);
+	kunit_info(test, "%u packets, %u sprayed, %u sent again (%u selectively), %u timeouts, %u ms\n",
+		   (u32)e->r.stats.pkts, (u32)e->r.stats.sprayed,
+		   (u32)e->r.stats.retrans, (u32)e->r.stats.sel_retrans,
+		   (u32)e->r.stats.timeouts, (u32)(e->now / MS));
+}
+
+/*
+ * With a link dark, the paths on it die, their packets go on the others,
+ * and the transfer is not left to the ACK timeout.
+ */
+static void rmp_multipath__dead_link_paths_die(struct kunit *test)
+{
+	const struct mp_case c = {
+		"dark link", { 20 * US, 20 * US, 20 * US, 20 * US }, {},
+		{ 0, 0, 0, 1 }, false, 0,
+	};
+	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u32 i, dark = 0, died = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	mp_setup(test, e, &c);
+	for (i = 0; i < NPATHS; i++)
+		dark += fab_link_of(e->ps.path[i].sport) == 3;
+	KUNIT_ASSERT_EQ_MSG(test, dark > 0, true, "no path hashes to link 3");
+	mp_run(test, e, &c);
+	for (i = 0; i < NPATHS; i++)
+		died += e->ps.path[i].stats.deaths > 0;
+	KUNIT_EXPECT_GE(test, died, dark);
+	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
+}
+
+static struct kunit_case rmp_multipath_cases[] = {
+	KUNIT_CASE_PARAM(rmp_multipath__transfers_verified, mp_gen_params),
+	KUNIT_CASE(rmp_multipath__dead_link_paths_die),
+	{}
+};
+
+static struct kunit_suite rmp_multipath_suite = {
+	.name = "rmp_multipath",
+	.test_cases = rmp_multipath_cases,
+};
+
+kunit_test_suite(rmp_multipath_suite);

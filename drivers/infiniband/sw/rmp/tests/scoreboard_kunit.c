@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the multipath scoreboard: SACKs mark PSNs held, the
+ * per-path rule finds the lost ones, dead paths and ACK timeouts give up
+ * on what they carried; PSNs near the wrap of the 24-bit space.
+ */
+#include <kunit/test.h>
+
+#include "../engine/scoreboard.h"
+
+#define US	1000ULL
+#define NREC	64U
+
+struct sb_env {
+	struct rmp_paths ps;
+	struct rmp_sb sb;
+	struct rmp_sb_rec rec[NREC];
+};
+
+static struct sb_env *env_new(struct kunit *test, u32 npaths)
+{
+	struct rmp_paths_cfg cfg = {
+		.npaths = npaths,
+		.spray = RMP_SPRAY_RR,
+		.sport = 0xc001,
+		.seed = 7,
+		.dead_after_ns = 1000 * US,
+		.probe_every_ns = 500 * US,
+		.flowlet_gap_ns = 50 * US,
+	};
+	struct sb_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, rmp_paths_init(&e->ps, &cfg), 0);
+	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->sb, e->rec, NREC), 0);
+	return e;
+}
+
+/* Send @n PSNs from @base, PSN base + i on path i % npaths. */
+static void send_rr(struct sb_env *e, u32 base, u32 n, u64 now)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		rmp_sb_sent(&e->sb, &e->ps, rmp_psn_add(base, i),
+			    i % e->ps.cfg.npaths, false, now);
+}
+
+/* A SACK of cumulative ack @cum holding the PSNs cum + 2 + i, i in @held. */
+static void sack_of(struct rmp_sack *s, u32 cum, const u32 *held, u32 n)
+{
+	u32 i, hi = cum;
+
+	memset(s, 0, sizeof(*s));
+	s->cum_ack = cum;
+	for (i = 0; i < n; i++) {
+		s->bitmap[held[i] / 64] |= 1ULL << (held[i] % 64);
+		if (rmp_psn_after(rmp_psn_add(cum, 2 + held[i]), hi))
+			hi = rmp_psn_add(cum, 2 + held[i]);
+	}
+	s->highest = hi;
+	s->nbits = rmp_sack_nbits(cum, hi);
+}
+
+static void rmp_sb_init__validates(struct kunit *test)
+{
+	struct rmp_sb_rec rec[4];
+	struct rmp_sb sb;
+
+	KUNIT_EXPECT_EQ(test, rmp_sb_init(&sb, NULL, 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_sb_init(&sb, rec, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_sb_init(&sb, rec, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_sb_init(&sb, rec, 2 * RMP_RXWIN_MAX),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_sb_init(&sb, rec, 4), 0);
+	KUNIT_EXPECT_EQ(test, sb.mask, 3U);
+}
+
+static const u32 bases[] = { 0, 100, RMP_PSN_MASK - 5 };
+
+static void base_desc(const u32 *b, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "base %#x", *b);
+}
+
+KUNIT_ARRAY_PARAM(base, bases, base_desc);
+
+/*
+ * 16 PSNs over 4 paths; all but base + 1 (path 1) arrive: three later
+ * packets on path 1 arrived, so it is lost. The others are held.
+ */
+static void rmp_sb_sack__overtaken_on_its_path_is_lost(struct kunit *test)
+{
+	const u32 base = *(const u32 *)test->param_value;
+	struct sb_env *e = env_new(test, 4);
+	u32 held[14], i, una = rmp_psn_add(base, 1);
+	struct rmp_sack s;
+
+	send_rr(e, base, 16, 10 * US);
+	/* base itself is acknowledged cumulatively: cum_ack = base. */
+	rmp_sb_acked(&e->sb, &e->ps, base, una, 20 * US);
+	for (i = 0; i < 14; i++)
+		held[i] = i;	/* base + 2 ... base + 15 */
+	sack_of(&s, base, held, 14);
+	KUNIT_EXPECT_EQ(test,
+			rmp_sb_sack(&e->sb, &e->ps, una,
+				    rmp_psn_add(base, 16), &s, 30 * US), 1U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, una), RMP_SB_LOST);
+	for (i = 2; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, rmp_psn_add(base, i)),
+				RMP_SB_SACKED);
+	KUNIT_EXPECT_EQ(test, rmp_sb_next_lost(&e->sb, una,
+					       rmp_psn_add(base, 16)),
+			(int)una);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].inflight, 0U);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.sacked, 14ULL);
+
+	/* Sent again: in flight, no longer due. */
+	rmp_sb_sent(&e->sb, &e->ps, una, 2, false, 40 * US);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, una), RMP_SB_SENT);
+	KUNIT_EXPECT_EQ(test, e->sb.nlost, 0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_next_lost(&e->sb, una,
+					       rmp_psn_add(base, 16)),
+			-ENOENT);
+
+	/* All acknowledged: the records are clear, nothing is in flight. */
+	rmp_sb_acked(&e->sb, &e->ps, una, rmp_psn_add(base, 16), 50 * US);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].inflight, 0U);
+	for (i = 0; i < NREC; i++)
+		KUNIT_EXPECT_EQ(test, e->rec[i].state, RMP_SB_NONE);
+}
+
+/* Fewer than RMP_SB_REORDER later packets on the path: only late. */
+static void rmp_sb_sack__reorder_tolerated(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 4);
+	/* PSN 1 (path 1) missing; of path 1's later PSNs 5, 9, 13 only 5, 9
+	 * arrived; the other paths delivered everything.
+	 */
+	const u32 held[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13 };
+	struct rmp_sack s;
+
+	send_rr(e, 0, 16, 0);
+	rmp_sb_acked(&e->sb, &e->ps, 0, 1, US);
+	sack_of(&s, 0, held, ARRAY_SIZE(held));
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 1, 16, &s, 2 * US),
+			0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 1), RMP_SB_SENT);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 13), RMP_SB_SENT);
+	KUNIT_EXPECT_EQ(test, rmp_sb_next_lost(&e->sb, 1, 16), -ENOENT);
+}
+
+/* A slow path is not blamed for what faster paths delivered. */
+static void rmp_sb_sack__other_paths_do_not_blame(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 2);
+	u32 held[32], i, n = 0;
+	struct rmp_sack s;
+
+	/* 40 PSNs; path 1 (odd PSNs) delivers nothing yet. */
+	send_rr(e, 0, 40, 0);
+	rmp_sb_acked(&e->sb, &e->ps, 0, 1, US);
+	for (i = 2; i < 40; i += 2)
+		held[n++] = i - 2;
+	sack_of(&s, 0, held, n);
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 1, 40, &s, 2 * US),
+			0U);
+	KUNIT_EXPECT_EQ(test, e->sb.nlost, 0U);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].inflight, 20U);
+}
+
+/* Bits outside what was sent, or already acknowledged, claim nothing. */
+static void rmp_sb_sack__ignores_bits_outside(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 2);
+	const u32 held[] = { 0, 3, 7, 200 };
+	struct rmp_sack s;
+
+	send_rr(e, 10, 4, 0);		/* PSNs 10..13 */
+	/* cum_ack 5: bits name PSNs 7, 10, 14, 207. */
+	sack_of(&s, 5, held, ARRAY_SIZE(held));
+	rmp_sb_sack(&e->sb, &e->ps, 10, 14, &s, US);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.sacked, 1ULL);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 10), RMP_SB_SACKED);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 14), RMP_SB_NONE);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 7), RMP_SB_NONE);
+}
+
+/* A late packet the SACK shows held after all is no longer due. */
+static void rmp_sb_sack__late_arrival_cancels_loss(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 1);
+	const u32 all_but_1[] = { 0, 1, 2, 3 }, all[] = { 0, 1, 2, 3, 4 };
+	struct rmp_sack s;
+
+	send_rr(e, 0, 8, 0);
+	rmp_sb_acked(&e->sb, &e->ps, 0, 1, US);
+	sack_of(&s, 0, all_but_1, ARRAY_SIZE(all_but_1));	/* 2..5 */
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 1, 8, &s, US), 1U);
+	KUNIT_EXPECT_EQ(test, e->sb.nlost, 1U);
+	/* PSN 1 still shows as a hole; PSN 6 arrived meanwhile. */
+	sack_of(&s, 0, all, ARRAY_SIZE(all));
+	rmp_sb_sack(&e->sb, &e->ps, 1, 8, &s, 2 * US);
+	KUNIT_EXPECT_EQ(test, e->sb.nlost, 1U);
+	/* Then PSN 1 is acknowledged cumulatively after all. */
+	rmp_sb_acked(&e->sb, &e->ps, 1, 7, 3 * US);
+	KUNIT_EXPECT_EQ(test, e->sb.nlost, 0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_next_lost(&e->sb, 7, 8), -ENOENT);
+}
+
+static void rmp_sb_path_dead__moves_its_packets(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 4);
+	u32 i;
+
+	send_rr(e, 0, 16, 0);
+	KUNIT_EXPECT_EQ(test, rmp_sb_path_dead(&e->sb, &e->ps, 0, 16, 2, US),
+			4U);
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, i),
+				(i % 4 == 2 ? RMP_SB_LOST : RMP_SB_SENT) + 0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_next_lost(&e->sb, 0, 16), 2);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.dead_moved, 4ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[2].inflight, 0U);
+}
+
+/* An ACK timeout gives up on everything without killing any path. */
+static void rmp_sb_timeout__blames_no_path(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 4);
+	u32 i;
+
+	send_rr(e, 0, 16, 0);
+	KUNIT_EXPECT_EQ(test, rmp_sb_timeout(&e->sb, &e->ps, 0, 16), 16U);
+	KUNIT_EXPECT_EQ(test, e->sb.nlost, 16U);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_TRUE(test, rmp_paths_live(&e->ps, i));
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].inflight, 0U);
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].stats.lost, 0ULL);
+	}
+}
+
+/* Losses on a probe count against the probe, not as a live path's. */
+static void rmp_sb_sent__probe_losses(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 2);
+	const u32 held[] = { 0, 1, 2 };
+	struct rmp_sack s;
+
+	rmp_sb_sent(&e->sb, &e->ps, 0, 1, true, 0);
+	send_rr(e, 1, 1, 0);	/* PSN 1 on path 0 */
+	rmp_sb_sent(&e->sb, &e->ps, 2, 1, false, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 3, 1, false, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 4, 1, false, 0);
+	/* cum_ack before PSN 0; PSNs 2, 3, 4 (path 1) held. */
+	sack_of(&s, RMP_PSN_MASK, held, ARRAY_SIZE(held));
+	s.bitmap[0] <<= 1;	/* bits name PSNs 2, 3, 4 */
+	s.highest = 4;
+	s.nbits = rmp_sack_nbits(RMP_PSN_MASK, 4);
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 0, 5, &s, US), 1U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 0), RMP_SB_LOST);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].losses, 0);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 1ULL);
+}
+
+static struct kunit_case rmp_sb_cases[] = {
+	KUNIT_CASE(rmp_sb_init__validates),
+	KUNIT_CASE_PARAM(rmp_sb_sack__overtaken_on_its_path_is_lost,
+			 base_gen_params),
+	KUNIT_CASE(rmp_sb_sack__reorder_tolerated),
+	KUNIT_CASE(rmp_sb_sack__other_paths_do_not_blame),
+	KUNIT_CASE(rmp_sb_sack__ignores_bits_outside),
+	KUNIT_CASE(rmp_sb_sack__late_arrival_cancels_loss),
+	KUNIT_CASE(rmp_sb_path_dead__moves_its_packets),
+	KUNIT_CASE(rmp_sb_timeout__blames_no_path),
+	KUNIT_CASE(rmp_sb_sent__probe_losses),
+	{}
+};
+
+static struct kunit_suite rmp_sb_suite = {
+	.name = "rmp_scoreboard",
+	.test_cases = rmp_sb_cases,
+};
+
+kunit_test_suite(rmp_sb_suite);
