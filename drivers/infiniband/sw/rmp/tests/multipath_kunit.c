@@ -28,9 +28,11 @@
 struct fab_pkt {
 	u64 at;
 	struct rmp_req_pkt pkt;		/* a request */
-	struct rmp_hdr_fields f;	/* or a response */
-	struct rmp_sack sack;
+	u32 psn;			/* or a response: BTH PSN */
+	u8 syndrome;			/* AETH */
+	u32 msn;
 	bool is_sack;
+	struct rmp_sack sack;
 };
 
 struct fab_link {
@@ -124,15 +126,13 @@ static void mp_reply(struct kunit *test, struct mp_env *e,
 
 	if (reply->kind != RMP_RESP_REPLY_ACK)
 		return;
-	p.f.bth.opcode = RMP_OP_RC_ACKNOWLEDGE;
-	p.f.bth.psn = reply->psn;
-	p.f.aeth.syndrome = reply->syndrome;
-	p.f.aeth.msn = reply->msn;
+	p.psn = reply->psn;
+	p.syndrome = reply->syndrome;
+	p.msn = reply->msn;
 	if (rmp_resp_sacks(&e->resp) &&
 	    rmp_aeth_syn_type(reply->syndrome) == RMP_AETH_ACK) {
 		KUNIT_ASSERT_EQ(test, rmp_rxwin_sack(&e->resp.win, &p.sack), 0);
-		p.f.bth.opcode = RMP_OP_EXT_SACK;
-		p.f.bth.psn = p.sack.cum_ack;
+		p.psn = p.sack.cum_ack;
 		p.is_sack = true;
 	}
 	fab_put(test, e, &e->back, &p);
@@ -200,12 +200,17 @@ static void mp_request(struct kunit *test, struct mp_env *e,
 
 static void mp_response(struct mp_env *e, const struct fab_pkt *p)
 {
+	struct rmp_hdr_fields f = {};
 	struct rmp_req_rsp rsp;
 
+	f.bth.opcode = p->is_sack ? RMP_OP_EXT_SACK : RMP_OP_RC_ACKNOWLEDGE;
+	f.bth.psn = p->psn;
+	f.aeth.syndrome = p->syndrome;
+	f.aeth.msn = p->msn;
 	if (p->is_sack)
-		rmp_req_sack(&e->r, e->now, &p->f, &p->sack);
+		rmp_req_sack(&e->r, e->now, &f, &p->sack);
 	else
-		rmp_req_ack(&e->r, e->now, &p->f, &rsp);
+		rmp_req_ack(&e->r, e->now, &f, &rsp);
 }
 
 static void mp_post(struct kunit *test, struct mp_env *e, bool sends)
