@@ -2,18 +2,21 @@
 /*
  * The engine's per-packet decisions, timed in userspace: nanoseconds per
  * packet for path choice and path feedback, receive-window acceptance and
- * delivery, SACK encoding and decoding, and header parsing. The same
+ * delivery, SACK encoding and decoding, the multipath scoreboard, and
+ * header parsing. The same
  * engine objects as the module's, built with optimisation and without
  * sanitizers. Each figure is the best of several rounds, so that a busy
  * host shows less than it disturbs.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "../../drivers/infiniband/sw/rmp/engine/hdr.h"
 #include "../../drivers/infiniband/sw/rmp/engine/paths.h"
 #include "../../drivers/infiniband/sw/rmp/engine/rxwin.h"
+#include "../../drivers/infiniband/sw/rmp/engine/scoreboard.h"
 
 #define PACKETS		(1U << 20)
 #define ROUNDS		5
@@ -138,6 +141,48 @@ static void sack_round_trip(void)
 	}
 }
 
+static struct rmp_sb sb;
+static struct rmp_sb_rec sb_rec[RMP_RXWIN_MAX];
+
+/*
+ * A sprayed packet's bookkeeping at the requester, 256 PSNs in flight over
+ * 8 paths: recorded when sent, a SACK every 16 packets holding everything
+ * after the oldest (which the scan checks for loss each time), and the
+ * cumulative acknowledgment that clears its record.
+ */
+static void scoreboard_sack_every_16(void)
+{
+	const struct rmp_paths_cfg cfg = {
+		.npaths = 8, .spray = RMP_SPRAY_RR, .sport = 0xc001, .seed = 7,
+		.dead_after_ns = 1000000000, .probe_every_ns = 1000000,
+	};
+	const u32 inflight = 256;
+	struct rmp_sack s;
+	u32 psn, una = 0, w;
+	u64 t = 1;
+
+	failures += !!rmp_paths_init(&paths, &cfg);
+	failures += !!rmp_sb_init(&sb, sb_rec, RMP_RXWIN_MAX);
+	for (psn = 0; psn < PACKETS; psn++) {
+		t += 100;
+		rmp_sb_sent(&sb, &paths, psn, psn % 8, false, t);
+		if (psn - una + 1 == inflight) {
+			rmp_sb_acked(&sb, &paths, una, una + 1, t);
+			una++;
+		}
+		if (psn % 16 || psn - una < 2)
+			continue;
+		memset(&s, 0, sizeof(s));
+		s.cum_ack = rmp_psn_sub(una, 1);
+		s.highest = psn;
+		s.nbits = rmp_sack_nbits(s.cum_ack, s.highest);
+		for (w = 0; w < s.nbits; w += 64)
+			s.bitmap[w / 64] = s.nbits - w >= 64 ? ~0ULL :
+					   (1ULL << (s.nbits - w)) - 1;
+		sink += rmp_sb_sack(&sb, &paths, una, psn + 1, &s, t);
+	}
+}
+
 /* The headers of an RC WRITE FIRST packet, parsed. */
 static void hdr_parse(void)
 {
@@ -180,6 +225,8 @@ static const struct {
 	  rxwin_reordered },
 	{ "SACK, every third of 200 PSNs received: build, encode, decode",
 	  sack_round_trip },
+	{ "scoreboard, 8 paths, 256 in flight: sent, SACK every 16, acked",
+	  scoreboard_sack_every_16 },
 	{ "RC WRITE FIRST headers: parse", hdr_parse },
 };
 
