@@ -7,7 +7,9 @@
 #      way rxe carries traffic between two of its devices in 6.1.
 # rmp-rxe, rxe-rmp: interoperation, server first: rmp1 on h1's eth0 and rxe0
 #      on the initial namespace's end of the veth.
-# Each server/client pair gets APPS_TIMEOUT seconds (default 60).
+# Each server/client pair gets APPS_TIMEOUT seconds (default 60). rmp
+# devices spray over APPS_PATHS paths (default 8): between two rmp devices
+# the applications' RDMA WRITEs are sprayed; towards rxe nothing changes.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=SCRIPTDIR/../lib/tap.sh
@@ -53,6 +55,16 @@ rmp-rxe | rxe-rmp)
 	exit 2
 	;;
 esac
+# paths_knob NS DEV N: DEV's multipath knob "paths" set to N.
+paths_knob() {
+	in_ns "$1" sh -c "echo $3 > /sys/class/infiniband/$2/rmp/paths"
+}
+for d in "$srv_ns:$srv_dev" "$cli_ns:$cli_dev"; do
+	case ${d#*:} in
+	rmp*) check "${d#*:} sprays over ${APPS_PATHS:-8} paths" \
+		paths_knob "${d%%:*}" "${d#*:}" "${APPS_PATHS:-8}" ;;
+	esac
+done
 srv_gid=$(gid_index "$srv_dev" "$addr")
 cli_gid=$(gid_index "$cli_dev" "$cli_addr")
 if [ -z "$srv_gid" ] || [ -z "$cli_gid" ]; then
@@ -172,10 +184,15 @@ case $provider in
 rmp)
 	check "rmp1 and rmp2's RC QPs agreed on the extensions, none found a standard peer" \
 		bash -c "$(declare -f dev_counter ext_counters ext_saw); ext_saw rmp1 yes no && ext_saw rmp2 yes no"
+	[ "${APPS_PATHS:-8}" -gt 1 ] &&
+		check "rmp2 sprayed its WRITEs and took SACKs" \
+			bash -c "$(declare -f dev_counter counter_above); counter_above rmp2 tx_sprayed 0 && counter_above rmp2 rx_sacks 0"
 	;;
 rmp-rxe | rxe-rmp)
 	check "rmp1 found rxe a standard peer and agreed with none" \
 		bash -c "$(declare -f dev_counter ext_counters ext_saw); ext_saw rmp1 no yes"
+	check "rmp1 sprayed nothing and took no SACK: plain RoCEv2 towards rxe" \
+		bash -c "$(declare -f dev_counter counter_above); ! counter_above rmp1 tx_sprayed 0 && ! counter_above rmp1 rx_sacks 0"
 	;;
 esac
 

@@ -6,7 +6,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
-cd "$repo"
+cd "$repo" || exit
 
 # clean_build DESC MAKEARGS...: builds, then requires rdma_rmp.ko and no
 # compiler or sparse diagnostics in the output.

@@ -14,6 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=SCRIPTDIR/../lib/rdma.sh
 . "$here/../lib/rdma.sh"
 limit=${FAULTS_TIMEOUT:-120}
+rping_size=4096
 work=/tmp/faults
 mkdir -p "$work"
 
@@ -68,7 +69,8 @@ pingpong() {
 	return 1
 }
 
-# rping_verified: an rdma_cm connection and 20 verified 4 KiB pings. The
+# rping_verified: an rdma_cm connection and 20 verified pings of
+# $rping_size bytes, each an RDMA READ and an RDMA WRITE of that size. The
 # rping server has no count of its own: it serves until the client's
 # disconnect request (DREQ) arrives. The client sends one and destroys its
 # connection at once, which stops ib_cm from sending it again; if the link
@@ -79,8 +81,8 @@ rping_verified() {
 	local o=$work/rping$port
 	port=$((port + 1))
 	run_pair "$limit" "$o" h1 "cm:$port" h2 \
-		-- rping -s -v -a 10.0.0.1 -p "$port" -S 4096 -C 20 -V \
-		-- rping -c -a 10.0.0.1 -p "$port" -S 4096 -C 20 -V \
+		-- rping -s -v -a 10.0.0.1 -p "$port" -S "$rping_size" -C 20 -V \
+		-- rping -c -a 10.0.0.1 -p "$port" -S "$rping_size" -C 20 -V \
 		>"$o.why" && return 0
 	if [ "$(head -n 1 "$o.why")" = "server timed out after ${limit}s" ] &&
 		[ "$(grep -c '^server ping data: rdma-ping-' "$o.server")" = 20 ]; then
@@ -106,7 +108,7 @@ fault() {
 	check "netem $*" netem "$@"
 	before=$(sum "$cnt")
 	check "ibv_rc_pingpong -c, 64 KiB x 40, $desc" pingpong
-	check "rping -V, 20 x 4 KiB, $desc" rping_verified
+	check "rping -V, 20 x $rping_size bytes, $desc" rping_verified
 	check "$desc: $cnt counted" moved "$cnt" "$before"
 }
 
@@ -118,4 +120,31 @@ fault "1% corruption" rx_drop_icrc corrupt 1%
 tc -n h1 qdisc del dev eth0 root
 tc -n h2 qdisc del dev eth0 root
 check "clean link after the faults" pingpong strict
+
+# Multipath: both devices spray their WRITEs over 8 UDP source ports. On
+# one veth link the ports change nothing on the way, so the link's own
+# reordering and loss are what the receiver's out-of-order placement and
+# the sender's selective repair must handle; rping's 60000-byte WRITEs are
+# sprayed (its READs, and ibv_rc_pingpong's SENDs, go in order, answered
+# with SACKs).
+paths() {
+	in_ns h1 sh -c "echo $1 > /sys/class/infiniband/rmp1/rmp/paths" &&
+		in_ns h2 sh -c "echo $1 > /sys/class/infiniband/rmp2/rmp/paths"
+}
+check "paths 8 on both devices" paths 8
+rping_size=60000
+sprayed=$(sum tx_sprayed)
+sacks=$(sum rx_sacks)
+fault "multipath, 25% reordering" rx_held delay 2ms reorder 75% 50%
+fault "multipath, 5% loss" tx_selective_retransmits loss 5%
+check "multipath: packets sprayed" moved tx_sprayed "$sprayed"
+check "multipath: SACKs taken in" moved rx_sacks "$sacks"
+for c in tx_sprayed rx_held rx_sacks tx_selective_retransmits \
+	tx_retransmits ack_timeouts; do
+	printf '# %s %s\n' "$c" "$(sum $c)"
+done
+tc -n h1 qdisc del dev eth0 root
+tc -n h2 qdisc del dev eth0 root
+check "multipath: clean link" pingpong strict
+check "paths back to 1" paths 1
 t_done

@@ -276,6 +276,15 @@ class DataTestCase(RmpTestCase):
             time.sleep(0.01)
         self.assertEqual(self.state(end), state)
 
+    def qp_res(self, end):
+        """The QP's entry in ``rdma -dd resource show qp``, its driver
+        attributes (``drv_*``) included."""
+        out = subprocess.run(['rdma', '-j', '-dd', 'resource', 'show', 'qp',
+                              'link', self.dev_name + '/1', 'lqpn',
+                              str(end.qpn)], check=True,
+                             capture_output=True, text=True).stdout
+        return json.loads(out)[0]
+
     # Device counters.
 
     def counter(self, name):

@@ -3,7 +3,6 @@
 and the device knob that governs it. The QPs talk to each other through the
 device's local delivery, their questions through its QP1."""
 import errno
-import json
 import os
 import subprocess
 import time
@@ -30,11 +29,7 @@ class ExtTest(DataTestCase):
 
     def ext_of(self, end):
         """The QP's drv_ext in ``rdma -dd resource show qp``."""
-        out = subprocess.run(['rdma', '-j', '-dd', 'resource', 'show', 'qp',
-                              'link', self.dev_name + '/1', 'lqpn',
-                              str(end.qpn)], check=True,
-                             capture_output=True, text=True).stdout
-        return json.loads(out)[0]['drv_ext']
+        return self.qp_res(end)['drv_ext']
 
     def wait_ext(self, end, want, timeout=5):
         stop = time.monotonic() + timeout

@@ -10,7 +10,6 @@ buffer byte for byte against what it allowed to be written.
 """
 import contextlib
 import ctypes
-import json
 import mmap
 import os
 import socket
@@ -364,17 +363,14 @@ class HostilePeerTest(DataTestCase):
         self.assertEqual(self.ext(), want)
 
     def ext(self):
-        out = subprocess.run(['rdma', '-j', '-dd', 'resource', 'show', 'qp',
-                              'link', self.dev_name + '/1', 'lqpn',
-                              str(self.end.qpn)], check=True,
-                             capture_output=True, text=True).stdout
-        return json.loads(out)[0]['drv_ext']
+        return self.qp_res(self.end)['drv_ext']
 
     def test_question_names_the_pair(self):
         hdr, msg = self.question()
         self.assertEqual(hdr[:4], (1, EXT_CLASS, 1, GET))
         self.assertEqual((hdr[4], hdr[7]), (0, EXT_ATTR))
-        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0))
+        # Capabilities: bit 0, multipath.
+        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 1))
 
     def test_standard_answer(self):
         """What a device without rmp's class answers: plain RoCEv2."""

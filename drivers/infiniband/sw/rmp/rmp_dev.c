@@ -105,6 +105,8 @@ int rmp_dev_newlink(const char *name, struct net_device *ndev)
 	xa_init_flags(&dev->srqs, XA_FLAGS_ALLOC);
 	mutex_init(&dev->ext_lock);
 	dev->ext_mode = RMP_EXT_AUTO;
+	dev->paths = RMP_DEV_PATHS_DEFAULT;
+	dev->spray = RMP_SPRAY_RR;
 	dev->ndev = ndev;
 	netdev_hold(ndev, &dev->ndev_tracker, GFP_KERNEL);
 	dev->net = dev_net(ndev);

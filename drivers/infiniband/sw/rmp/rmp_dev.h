@@ -11,6 +11,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "rmp_stats.h"
+#include "engine/paths.h"
 
 /**
  * struct rmp_dev - an rmp RDMA device
@@ -38,6 +39,9 @@
  * @next_srq: cursor of the cyclic SRQ number allocator in @srqs
  * @stats: device counters
  * @ext_mode: the ``ext`` knob, &enum rmp_ext_mode
+ * @paths: the ``paths`` knob: paths a multipath QP sprays over, 1 to
+ *	%RMP_PATHS_MAX (1: no spraying)
+ * @spray: the ``spray`` knob, &enum rmp_spray
  * @ext_lock: guards @ext_agent
  * @ext_agent: the MAD agent of the extension negotiation, while the device
  *	is registered
@@ -67,9 +71,14 @@ struct rmp_dev {
 	u32 next_srq;
 	struct rmp_stats stats;
 	u8 ext_mode;
+	u8 paths;
+	u8 spray;
 	struct mutex ext_lock; /* @ext_agent */
 	struct ib_mad_agent *ext_agent;
 };
+
+/* Paths a multipath QP sprays over unless the ``paths`` knob says. */
+#define RMP_DEV_PATHS_DEFAULT	1
 
 /* The driver's workqueue, for the QPs' work items (rmp_main.c). */
 extern struct workqueue_struct *rmp_wq;

@@ -27,8 +27,9 @@
  * the QP pair asked about. With ``ext`` at ``on`` nothing is asked: every
  * RC peer is taken to be rmp. What a QP learned shows in ``rdma resource
  * show qp -dd`` (``ext``) and the device counters ``ext_asked``,
- * ``ext_agreed`` and ``ext_standard``. No extension is defined yet, so
- * agreeing changes nothing on the wire.
+ * ``ext_agreed`` and ``ext_standard``. The one extension defined so far
+ * is multipath (%RMP_EXT_CAP_MULTIPATH): a QP whose peer agreed to it
+ * switches its transport to it (rmp_qp_multipath()).
  */
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
@@ -127,10 +128,11 @@ static void rmp_ext_free(struct ib_mad_send_buf *msg)
 
 /*
  * Record what @qp learned: the end of its question, or (@answering) its
- * peer's question. Return whether the QP was still asking.
+ * peer's question; @caps are the extensions both speak, if they agreed.
+ * Return whether the QP was still asking.
  */
 static bool rmp_ext_learn(struct rmp_qp *qp, enum rmp_ext_state state,
-			  bool answering)
+			  bool answering, u32 caps)
 {
 	struct rmp_dev *dev = to_rmp_dev(qp->ibqp.device);
 	bool asking, agreed = false;
@@ -139,18 +141,21 @@ static bool rmp_ext_learn(struct rmp_qp *qp, enum rmp_ext_state state,
 	asking = qp->ext == RMP_EXT_ASKING;
 	if (answering || asking) {
 		agreed = state == RMP_EXT_AGREED && qp->ext != state;
-		qp->ext = state;
+		WRITE_ONCE(qp->ext, state);
 	}
 	mutex_unlock(&qp->lock);
-	if (agreed)
-		rmp_stats_inc(&dev->stats, RMP_CNT_EXT_AGREED);
+	if (!agreed)
+		return asking;
+	rmp_stats_inc(&dev->stats, RMP_CNT_EXT_AGREED);
+	if (caps & RMP_EXT_CAP_MULTIPATH)
+		rmp_qp_multipath(qp);
 	return asking;
 }
 
 /* The question went unanswered, or a standard device answered it. */
 static void rmp_ext_standard(struct rmp_qp *qp)
 {
-	if (rmp_ext_learn(qp, RMP_EXT_NONE, false))
+	if (rmp_ext_learn(qp, RMP_EXT_NONE, false, 0))
 		rmp_stats_inc(&to_rmp_dev(qp->ibqp.device)->stats,
 			      RMP_CNT_EXT_STANDARD);
 }
@@ -182,12 +187,16 @@ void rmp_ext_ask(struct rmp_qp *qp)
 		mutex_unlock(&qp->lock);
 		return;
 	}
-	qp->ext = mode == RMP_EXT_ON ? RMP_EXT_AGREED : RMP_EXT_ASKING;
+	WRITE_ONCE(qp->ext, mode == RMP_EXT_ON ? RMP_EXT_AGREED :
+						 RMP_EXT_ASKING);
 	ah_attr = qp->attr.ah_attr;
 	peer = qp->attr.dest_qp_num;
 	mutex_unlock(&qp->lock);
-	if (mode == RMP_EXT_ON)
+	if (mode == RMP_EXT_ON) {
+		/* The peer is taken to speak everything this rmp does. */
+		rmp_qp_multipath(qp);
 		return;
+	}
 
 	mutex_lock(&dev->ext_lock);
 	agent = dev->ext_agent;
@@ -225,7 +234,7 @@ void rmp_ext_ask(struct rmp_qp *qp)
 
 fail:
 	mutex_unlock(&dev->ext_lock);
-	rmp_ext_learn(qp, RMP_EXT_NONE, false);
+	rmp_ext_learn(qp, RMP_EXT_NONE, false, 0);
 }
 
 /* The source GID of a received MAD, from its network header. */
@@ -282,7 +291,8 @@ static void rmp_ext_answer(struct ib_mad_agent *agent,
 	else if (qp && rmp_ext_pair(qp, asker, from))
 		status = RMP_EXT_ST_AGREED;
 	if (status == RMP_EXT_ST_AGREED)
-		rmp_ext_learn(qp, RMP_EXT_AGREED, true);
+		rmp_ext_learn(qp, RMP_EXT_AGREED, true,
+			      be32_to_cpu(q->caps) & RMP_EXT_CAPS);
 	if (qp)
 		rmp_qp_put(qp);
 
@@ -331,7 +341,8 @@ static void rmp_ext_answered(struct ib_mad_agent *agent,
 	}
 	agreed = a->version == RMP_EXT_MSG_VERSION &&
 		 a->status == RMP_EXT_ST_AGREED;
-	rmp_ext_learn(qp, agreed ? RMP_EXT_AGREED : RMP_EXT_NONE, false);
+	rmp_ext_learn(qp, agreed ? RMP_EXT_AGREED : RMP_EXT_NONE, false,
+		      be32_to_cpu(a->caps) & RMP_EXT_CAPS);
 	mutex_lock(&dev->ext_lock);
 	if (qp->ext_question)
 		ib_cancel_mad(qp->ext_question);

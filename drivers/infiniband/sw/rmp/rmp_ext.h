@@ -79,8 +79,13 @@ struct rmp_ext_msg {
 
 static_assert(sizeof(struct rmp_ext_msg) == 16);
 
-/* No extension is defined yet: a peer that agrees is only recognised. */
-#define RMP_EXT_CAPS	0U
+/*
+ * Multipath: WRITEs sprayed over many UDP source ports, accepted out of
+ * order, acknowledged with SACKs (Documentation/rmp/wire.rst).
+ */
+#define RMP_EXT_CAP_MULTIPATH	BIT(0)
+/* The extensions this rmp speaks. */
+#define RMP_EXT_CAPS		RMP_EXT_CAP_MULTIPATH
 
 int rmp_ext_register(void);
 void rmp_ext_unregister(void);

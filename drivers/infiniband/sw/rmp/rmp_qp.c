@@ -99,6 +99,20 @@ void rmp_qp_schedule(struct rmp_qp *qp)
 }
 
 /**
+ * rmp_qp_multipath() - the peer of an RC QP agreed to multipath
+ * @qp: the QP; process context
+ *
+ * The QP's work item switches its transport: the responder accepts
+ * sprayed WRITEs out of order and acknowledges with SACKs; the requester,
+ * if the device's ``paths`` knob asks for more than one, sprays.
+ */
+void rmp_qp_multipath(struct rmp_qp *qp)
+{
+	set_bit(RMP_QP_MULTIPATH, &qp->flags);
+	rmp_qp_schedule(qp);
+}
+
+/**
  * rmp_qp_event() - raise an asynchronous event on a QP
  * @qp: the QP
  * @type: the event
@@ -171,6 +185,11 @@ static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state, bool atomic)
 	    !qp->requester.on && rmp_requester_start(qp))
 		goto fail;
 
+	if (!atomic && test_bit(RMP_QP_MULTIPATH, &qp->flags)) {
+		rmp_responder_multipath(qp);
+		if (qp->requester.on)
+			rmp_requester_multipath(qp);
+	}
 	more = rmp_recv_process(qp, atomic);
 	/* In atomic context, only responses give the requester work. */
 	if (qp->requester.on && (!atomic || qp->requester.answered_at))
@@ -563,7 +582,8 @@ static void rmp_qp_reset_attr(struct rmp_qp *qp)
 	qp->attr.path_mtu = IB_MTU_256;
 	qp->attr.path_mig_state = IB_MIG_MIGRATED;
 	qp->attr.port_num = 1;
-	qp->ext = RMP_EXT_NONE;
+	WRITE_ONCE(qp->ext, RMP_EXT_NONE);
+	clear_bit(RMP_QP_MULTIPATH, &qp->flags);
 }
 
 static int rmp_qp_insert(struct rmp_dev *dev, struct rmp_qp *qp)
@@ -811,6 +831,23 @@ out:
 	return 0;
 }
 
+/* Multipath: the path count, the live ones, and each path's port. */
+static int rmp_fill_res_paths(struct sk_buff *msg, const struct rmp_paths *ps)
+{
+	char name[16];
+	u32 i;
+	int err;
+
+	err = rdma_nl_put_driver_u32(msg, "paths", ps->cfg.npaths) ?:
+	      rdma_nl_put_driver_u32(msg, "paths-live",
+				     hweight64(ps->live_mask));
+	for (i = 0; !err && i < ps->cfg.npaths; i++) {
+		snprintf(name, sizeof(name), "path%u-sport", i);
+		err = rdma_nl_put_driver_u32(msg, name, ps->path[i].sport);
+	}
+	return err;
+}
+
 /**
  * rmp_fill_res_qp_entry() - the ib_device_ops.fill_res_qp_entry callback
  * @msg: the netlink message of ``rdma resource show qp -dd``
@@ -819,7 +856,9 @@ out:
  * Adds the transport's state: the CPU the QP runs on, packets queued to it,
  * the send ring's indices, the requester's PSNs and WQE counts, the
  * responder's expected PSN, and for RC what the QP knows of its peer's
- * extensions. Taken between the transport's runs, so consistent.
+ * extensions, whether its responder takes sprayed WRITEs out of order
+ * (``ooo``) and, if it sprays, its paths. Taken between the transport's
+ * runs, so consistent.
  *
  * Return: 0, or -EMSGSIZE when @msg is full.
  */
@@ -860,6 +899,11 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	if (!err && qp->ibqp.qp_type == IB_QPT_RC)
 		err = rdma_nl_put_driver_string(msg, "ext",
 						rmp_ext_state_name(READ_ONCE(qp->ext)));
+	if (!err && qp->requester.on && r->paths)
+		err = rmp_fill_res_paths(msg, r->paths);
+	if (!err && qp->responder.on && qp->ibqp.qp_type == IB_QPT_RC)
+		err = rdma_nl_put_driver_u32(msg, "ooo",
+					     qp->responder.resp.ooo);
 	rmp_qp_unlock_run(qp);
 	if (err) {
 		nla_nest_cancel(msg, table);

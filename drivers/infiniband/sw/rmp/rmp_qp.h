@@ -54,6 +54,9 @@ struct rmp_wq {
  * @RMP_QP_RUN_AGAIN: a run of the transport is owed (rmp_qp_kick())
  * @RMP_QP_DYING: destroy_qp is stopping the work item; the timer must not
  *	schedule it
+ * @RMP_QP_MULTIPATH: RC: the peer agreed to multipath; the work item
+ *	switches the responder and, once started, the requester to it
+ *	(rmp_qp_multipath()); cleared at RESET
  */
 enum rmp_qp_flag {
 	RMP_QP_SQ_DRAINING,
@@ -61,6 +64,7 @@ enum rmp_qp_flag {
 	RMP_QP_LAST_WQE,
 	RMP_QP_RUN_AGAIN,
 	RMP_QP_DYING,
+	RMP_QP_MULTIPATH,
 };
 
 /**
@@ -177,6 +181,7 @@ struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn);
 void rmp_qp_hold(struct rmp_qp *qp);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
+void rmp_qp_multipath(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);
 void rmp_qp_kick_atomic(struct rmp_qp *qp);
 void rmp_qp_run_soon(struct rmp_qp *qp);

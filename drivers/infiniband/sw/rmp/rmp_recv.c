@@ -38,6 +38,7 @@
 #include <net/ipv6.h>
 
 #include "rmp_dev.h"
+#include "rmp_ext.h"
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
 #include "rmp_recv.h"
@@ -254,6 +255,14 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 		qpt = RMP_QPT_UD;
 		break;
 	}
+	/*
+	 * Extension packets only for an RC QP that asked its peer or agreed
+	 * with it: a SACK may come before the answer that says the peer
+	 * agreed.
+	 */
+	if (info->qpt == RMP_QPT_EXT && qpt == RMP_QPT_RC &&
+	    READ_ONCE(qp->ext) != RMP_EXT_NONE)
+		qpt = RMP_QPT_EXT;
 	if (info->qpt != qpt || (conn && !rmp_recv_from_peer(qp, skb)))
 		goto drop;
 	if ((info->flags & RMP_OPF_RESP) && !qp->requester.on)

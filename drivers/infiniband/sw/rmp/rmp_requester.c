@@ -47,6 +47,15 @@
  * that one QP's burst (a window of READ responses included) fits.
  */
 #define RMP_REQUESTER_WINDOW 256
+/*
+ * Multipath: a path with packets in flight and no delivery for this long
+ * is dead; a dead path is probed this often. Well above the round trips of
+ * a fabric, and of an emulated one, and short next to the 200 ms a
+ * failover may take.
+ */
+#define RMP_REQUESTER_PATH_DEAD_NS	(50 * NSEC_PER_MSEC)
+#define RMP_REQUESTER_PATH_PROBE_NS	(20 * NSEC_PER_MSEC)
+#define RMP_REQUESTER_FLOWLET_GAP_NS	(50 * NSEC_PER_USEC)
 
 /*
  * RC request opcodes by send opcode and position in the message. UC's are
@@ -145,8 +154,49 @@ void rmp_requester_free(struct rmp_qp *qp)
 {
 	kvfree(qp->requester.ring);
 	kvfree(qp->requester.slots);
+	kvfree(qp->requester.mp);
 	qp->requester.ring = NULL;
 	qp->requester.slots = NULL;
+	qp->requester.mp = NULL;
+}
+
+/**
+ * rmp_requester_multipath() - spray from now on, if the device says so
+ * @qp: the RC QP, its requester started, its peer agreed to multipath;
+ *	process context
+ *
+ * With the device's ``paths`` knob above 1, the WRITEs posted from now on
+ * are sprayed over that many paths (see the engine's requester). Cheap
+ * when there is nothing to do: a run calls it while the QP's
+ * %RMP_QP_MULTIPATH flag is set.
+ */
+void rmp_requester_multipath(struct rmp_qp *qp)
+{
+	struct rmp_requester *rq = &qp->requester;
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct rmp_paths_cfg cfg = {
+		.npaths = READ_ONCE(dev->paths),
+		.spray = READ_ONCE(dev->spray),
+		.sport = rq->req.sport,
+		.seed = qp->ibqp.qp_num,
+		.dead_after_ns = RMP_REQUESTER_PATH_DEAD_NS,
+		.probe_every_ns = RMP_REQUESTER_PATH_PROBE_NS,
+		.flowlet_gap_ns = RMP_REQUESTER_FLOWLET_GAP_NS,
+	};
+
+	if (rq->req.paths || cfg.npaths < 2 || rq->req.state != RMP_REQ_RUN)
+		return;
+	if (!rq->mp) {
+		rq->mp = kvzalloc(struct_size(rq->mp, rec,
+					      RMP_REQUESTER_WINDOW),
+				  GFP_KERNEL);
+		if (!rq->mp)
+			return;
+	}
+	if (rmp_paths_init(&rq->mp->paths, &cfg) ||
+	    rmp_sb_init(&rq->mp->sb, rq->mp->rec, RMP_REQUESTER_WINDOW))
+		return;
+	rmp_req_multipath(&rq->req, &rq->mp->paths, &rq->mp->sb);
 }
 
 /**
@@ -203,6 +253,9 @@ static int rmp_requester_post(struct rmp_requester *rq,
 {
 	u32 flags = wqe->wr.send_flags & IB_SEND_FENCE ? RMP_REQ_F_FENCE : 0;
 	enum rmp_req_kind kind;
+
+	if (wqe->wr.opcode == IB_WR_RDMA_WRITE_WITH_IMM)
+		flags |= RMP_REQ_F_IMM;
 
 	switch (wqe->wr.opcode) {
 	case IB_WR_SEND:
@@ -351,8 +404,10 @@ static void rmp_requester_headers(const struct rmp_qp *qp,
 	if (flags & RMP_OPF_RETH) {
 		f->reth.va = wqe->iova + pkt->offset;
 		f->reth.rkey = wr->wr.rdma.rkey;
-		f->reth.len = pkt->kind == RMP_REQ_READ ? pkt->len :
-							  wqe->length;
+		/* A sprayed WRITE packet's RETH names its own piece. */
+		f->reth.len = pkt->kind == RMP_REQ_READ ||
+			      pkt->pos == RMP_REQ_ONLY ? pkt->len :
+							 wqe->length;
 	}
 	if (flags & RMP_OPF_ATMETH) {
 		f->atmeth.va = wqe->iova;
@@ -487,6 +542,9 @@ static void rmp_requester_count(struct rmp_qp *qp)
 	rmp_stats_add(st, RMP_CNT_RX_STALE_RESPONSES,
 		      s->dup_rsps + s->ghost_rsps + s->bad_rsps -
 		      seen->dup_rsps - seen->ghost_rsps - seen->bad_rsps);
+	rmp_stats_add(st, RMP_CNT_TX_SPRAYED, s->sprayed - seen->sprayed);
+	rmp_stats_add(st, RMP_CNT_TX_SELECTIVE_RETRANSMITS,
+		      s->sel_retrans - seen->sel_retrans);
 	*seen = *s;
 }
 
@@ -544,6 +602,24 @@ static int rmp_requester_place(struct rmp_qp *qp,
 			       rsp->len, RMP_COPY_TO_MR, crc);
 }
 
+/* A SACK (multipath): its block decoded, then the engine's. */
+static void rmp_requester_sack(struct rmp_qp *qp,
+			       const struct rmp_hdr_fields *f,
+			       const void *payload)
+{
+	struct rmp_requester *rq = &qp->requester;
+	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
+	struct rmp_sack sack;
+
+	if (rmp_sack_decode(&sack, payload, f->payload_len) !=
+	    (int)f->payload_len) {
+		rmp_stats_inc(st, RMP_CNT_RX_DROP_MALFORMED);
+		return;
+	}
+	rmp_stats_inc(st, RMP_CNT_RX_SACKS);
+	rmp_req_sack(&rq->req, rq->answered_at, f, &sack);
+}
+
 /**
  * rmp_requester_response() - act on a response packet (RC)
  * @qp: the QP, its requester started
@@ -580,6 +656,10 @@ void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	}
 	if (!rq->answered_at)
 		rq->answered_at = ktime_get_ns();
+	if (f->bth.opcode == RMP_OP_EXT_SACK) {
+		rmp_requester_sack(qp, f, payload);
+		return;
+	}
 	rmp_req_ack(&rq->req, rq->answered_at, f, &rsp);
 	if (WARN_ON_ONCE(placed && rsp.action != RMP_REQ_RSP_READ))
 		return;

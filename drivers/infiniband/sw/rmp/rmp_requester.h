@@ -14,6 +14,18 @@ struct sk_buff;
 struct rmp_qp;
 
 /**
+ * struct rmp_requester_mp - a multipath requester's path set and scoreboard
+ * @paths: the path set
+ * @sb: the scoreboard
+ * @rec: its records, one per PSN the requester keeps in flight
+ */
+struct rmp_requester_mp {
+	struct rmp_paths paths;
+	struct rmp_sb sb;
+	struct rmp_sb_rec rec[];
+};
+
+/**
  * struct rmp_send_slot - a send WQE in the requester's hands
  * @wqe: the private copy taken from the send queue
  * @wc_status: IB_WC_* status of a WQE that failed locally, else
@@ -36,6 +48,8 @@ struct rmp_send_slot {
  * @dqpn: RC: destination QP number
  * @qkey: UD: the QP's Q_Key, for WQEs that ask for it
  * @seen: engine counters already added to the device's
+ * @mp: multipath state, allocated when the QP first sprays, kept until
+ *	the QP is destroyed; the engine uses it while &rmp_req.paths is set
  */
 struct rmp_requester {
 	struct rmp_req req;
@@ -47,6 +61,7 @@ struct rmp_requester {
 	u32 dqpn;
 	u32 qkey;
 	struct rmp_req_stats seen;
+	struct rmp_requester_mp *mp;
 };
 
 int rmp_requester_alloc(struct rmp_qp *qp);
@@ -57,5 +72,6 @@ void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			    const void *payload,
 			    const struct sk_buff *unchecked);
 void rmp_requester_flush(struct rmp_qp *qp);
+void rmp_requester_multipath(struct rmp_qp *qp);
 
 #endif /* RMP_REQUESTER_H */

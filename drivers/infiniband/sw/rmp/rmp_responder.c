@@ -124,6 +124,19 @@ int rmp_responder_start(struct rmp_qp *qp)
 }
 
 /**
+ * rmp_responder_multipath() - accept sprayed WRITEs from now on
+ * @qp: the RC QP, its responder started, its peer agreed to multipath
+ *
+ * Cheap once done: a run calls it while the QP's %RMP_QP_MULTIPATH flag
+ * is set.
+ */
+void rmp_responder_multipath(struct rmp_qp *qp)
+{
+	if (qp->ibqp.qp_type == IB_QPT_RC)
+		rmp_resp_multipath(&qp->responder.resp);
+}
+
+/**
  * rmp_responder_free() - free a QP's responder
  * @qp: the QP, its work item stopped
  */
@@ -133,8 +146,13 @@ void rmp_responder_free(struct rmp_qp *qp)
 	qp->responder.res = NULL;
 }
 
+/*
+ * Send a response whose payload, if any, is @len bytes at @va in @mr, or
+ * else at @buf.
+ */
 static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
-			       struct rmp_mr *mr, u64 va, u32 len)
+			       struct rmp_mr *mr, u64 va, const void *buf,
+			       u32 len)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	u32 payload_crc = 0, *crc = qp->peer_local ? NULL : &payload_crc;
@@ -148,7 +166,10 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
 		return;
 	}
-	if (len && rmp_mr_copy(mr, va, payload, len, RMP_COPY_FROM_MR, crc)) {
+	if (buf) {
+		rmp_copy(payload, buf, len, crc);
+	} else if (len && rmp_mr_copy(mr, va, payload, len, RMP_COPY_FROM_MR,
+				      crc)) {
 		/* The region shrank under the READ: send nothing. */
 		kfree_skb(skb);
 		return;
@@ -157,18 +178,49 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 		     &qp->deliveries);
 }
 
+/*
+ * Multipath: an ACK goes out as a SACK of the window as it is now, which
+ * acknowledges at least what the ACK did.
+ */
+static void rmp_responder_send_sack(struct rmp_qp *qp,
+				    const struct rmp_resp_reply *r)
+{
+	struct rmp_resp *resp = &qp->responder.resp;
+	u8 block[RMP_SACK_WIRE_MAX];
+	struct rmp_hdr_fields f = {};
+	struct rmp_sack s;
+	int len;
+
+	if (WARN_ON_ONCE(rmp_rxwin_sack(&resp->win, &s)))
+		return;
+	len = rmp_sack_encode(&s, block, sizeof(block));
+	if (WARN_ON_ONCE(len < 0))
+		return;
+	f.bth.opcode = RMP_OP_EXT_SACK;
+	f.bth.psn = s.cum_ack;
+	f.aeth.syndrome = r->syndrome;
+	f.aeth.msn = resp->msn;
+	rmp_responder_xmit(qp, &f, NULL, 0, block, len);
+}
+
 static void rmp_responder_send_ack(struct rmp_qp *qp,
 				   const struct rmp_resp_reply *r)
 {
 	struct rmp_hdr_fields f = {};
 
+	if (r->kind == RMP_RESP_REPLY_ACK &&
+	    rmp_aeth_syn_type(r->syndrome) == RMP_AETH_ACK &&
+	    rmp_resp_sacks(&qp->responder.resp)) {
+		rmp_responder_send_sack(qp, r);
+		return;
+	}
 	f.bth.opcode = r->kind == RMP_RESP_REPLY_ATOMIC_ACK ?
 		       RMP_OP_RC_ATOMIC_ACKNOWLEDGE : RMP_OP_RC_ACKNOWLEDGE;
 	f.bth.psn = r->psn;
 	f.aeth.syndrome = r->syndrome;
 	f.aeth.msn = r->msn;
 	f.atmack.orig = r->orig;
-	rmp_responder_xmit(qp, &f, NULL, 0, 0);
+	rmp_responder_xmit(qp, &f, NULL, 0, NULL, 0);
 }
 
 /*
@@ -200,7 +252,7 @@ static void rmp_responder_send_read(struct rmp_qp *qp)
 		f.bth.psn = pkt.psn;
 		f.aeth.syndrome = pkt.syndrome;
 		f.aeth.msn = pkt.msn;
-		rmp_responder_xmit(qp, &f, mr, pkt.va, pkt.len);
+		rmp_responder_xmit(qp, &f, mr, pkt.va, NULL, pkt.len);
 	}
 	rs->read_pending = cur->npkts;
 	if (mr)
@@ -519,12 +571,17 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
 	enum rmp_resp_status status;
 	u32 payload_crc = 0, *crc = NULL;
+	u8 wc_status = rs->wc_status;
 	struct rmp_resp_out out;
 	struct rmp_resp_in in;
+	bool ahead;
 	u64 orig = 0;
 	u32 flags;
 
 	rmp_resp_in_from_hdr(&in, f);
+	/* Multipath: a sprayed WRITE may be executed ahead of its turn. */
+	ahead = qp->ibqp.qp_type == IB_QPT_RC &&
+		in.psn != rmp_resp_epsn(&rs->resp);
 	if (unchecked) {
 		if (rmp_responder_checks_late(rs, f, &in))
 			crc = &payload_crc;
@@ -550,6 +607,14 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			goto corrupt;
 		}
 		rmp_resp_executed(&rs->resp, status, orig, &out);
+		if (ahead && status == RMP_RESP_OK) {
+			rmp_stats_inc(st, RMP_CNT_RX_HELD);
+		} else if (ahead) {
+			/* Dropped unanswered, as if never received. */
+			rs->wc_status = wc_status;
+			rmp_stats_inc(st, RMP_CNT_RX_DROP_QP);
+			return;
+		}
 		if (out.aborted) {
 			if (status == RMP_RESP_RNR)
 				rmp_stats_inc(st, RMP_CNT_RX_DROP_NO_WQE);

@@ -54,5 +54,6 @@ void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
 bool rmp_responder_resume(struct rmp_qp *qp);
 void rmp_responder_batch_end(struct rmp_qp *qp);
 void rmp_responder_flush(struct rmp_qp *qp);
+void rmp_responder_multipath(struct rmp_qp *qp);
 
 #endif /* RMP_RESPONDER_H */

@@ -35,6 +35,11 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_EXT_ASKED] = { .name = "ext_asked" },
 	[RMP_CNT_EXT_AGREED] = { .name = "ext_agreed" },
 	[RMP_CNT_EXT_STANDARD] = { .name = "ext_standard" },
+	[RMP_CNT_TX_SPRAYED] = { .name = "tx_sprayed" },
+	[RMP_CNT_TX_SELECTIVE_RETRANSMITS] = {
+		.name = "tx_selective_retransmits" },
+	[RMP_CNT_RX_SACKS] = { .name = "rx_sacks" },
+	[RMP_CNT_RX_HELD] = { .name = "rx_held" },
 };
 
 /**

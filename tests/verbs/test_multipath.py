@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Multipath between RC QPs of rmp (Documentation/rmp/wire.rst): the device
+knobs ``paths`` and ``spray``, the switch once the peers agree, and data
+that arrives whole whatever the operations between the sprayed WRITEs. The
+QPs talk through the device's local delivery, which keeps packets in order;
+the faults suite sprays over a reordering link."""
+import errno
+import time
+
+import pyverbs.enums as e
+
+from rmpdata import FILL, MTU, OFF, DataTestCase, data
+
+
+class MultipathTest(DataTestCase):
+    def setUp(self):
+        super().setUp()
+        base = '/sys/class/infiniband/%s/rmp/' % self.dev_name
+        self.knobs = {k: base + k for k in ('ext', 'paths', 'spray')}
+        for k in self.knobs:
+            self.addCleanup(self.set_knob, k, self.read_knob(k))
+        self.set_knob('ext', 'auto')
+
+    def read_knob(self, k):
+        with open(self.knobs[k]) as f:
+            return f.read().strip()
+
+    def set_knob(self, k, word):
+        with open(self.knobs[k], 'w') as f:
+            f.write(word + '\n')
+
+    def wait_res(self, end, key, want, timeout=5):
+        stop = time.monotonic() + timeout
+        while (self.qp_res(end).get(key) != want and
+               time.monotonic() < stop):
+            time.sleep(0.02)
+        self.assertEqual(self.qp_res(end).get(key), want)
+
+    def pair(self, paths):
+        """An RC pair whose QPs agreed; with paths > 1, a sprays."""
+        self.set_knob('paths', str(paths))
+        a, b = self.rc_pair(max_send_wr=128, max_recv_wr=128)
+        for end in (a, b):
+            self.wait_res(end, 'drv_ext', 'agreed')
+            self.wait_res(end, 'drv_ooo', 1)
+        if paths > 1:
+            self.wait_res(a, 'drv_paths', paths)
+        self.a, self.b = a, b
+        return a, b
+
+    def counters(self, *names):
+        return {n: self.counter(n) for n in names}
+
+    def write(self, a, size, seed, wr_id):
+        """Post an RDMA WRITE of size bytes from a to its peer. Returns
+        (src, dst, image): src must live until the WRITE completes (its
+        MR is deregistered with it); dst should then read as image."""
+        payload, src, dst = self.write_buffers(size, seed)
+        self.post_send(a, e.IBV_WR_RDMA_WRITE,
+                       self.sges(src, (0, size)) if size else (), wr_id,
+                       rdma=(dst.rkey, dst.buf + OFF))
+        return src, dst, bytes([FILL]) * OFF + payload + bytes([FILL]) * OFF
+
+    def test_knob_defaults(self):
+        self.assertEqual(self.read_knob('paths'), '1')
+        self.assertEqual(self.read_knob('spray'), 'rr')
+
+    def test_knobs_refuse_bad_values(self):
+        self.set_knob('paths', '8')
+        self.set_knob('spray', 'flowlet')
+        for k, word in (('paths', '0'), ('paths', '65'), ('paths', '-1'),
+                        ('paths', 'eight'), ('paths', '300'),
+                        ('spray', 'zigzag'), ('spray', '')):
+            with self.subTest(knob=k, value=word):
+                with self.assertRaises(OSError) as cm:
+                    self.set_knob(k, word)
+                self.assertEqual(cm.exception.errno, errno.EINVAL)
+        self.assertEqual(self.read_knob('paths'), '8')
+        self.assertEqual(self.read_knob('spray'), 'flowlet')
+        for word in ('1', '64', '2'):
+            self.set_knob('paths', word)
+            self.assertEqual(self.read_knob('paths'), word)
+        for word in ('rr', 'weighted', 'flowlet'):
+            self.set_knob('spray', word)
+            self.assertEqual(self.read_knob('spray'), word)
+
+    def test_sprayed_writes_arrive_whole(self):
+        a, b = self.pair(8)
+        res = self.qp_res(a)
+        sports = {res['drv_path%d-sport' % i] for i in range(8)}
+        self.assertEqual(len(sports), 8)
+        self.assertTrue(all(0xc000 <= p <= 0xffff for p in sports))
+        before = self.counters('tx_sprayed', 'rx_sacks')
+        sizes = (1, MTU, MTU + 1, 5 * MTU + 3, 64 * 1024, 1 << 20)
+        for i, size in enumerate(sizes):
+            with self.subTest(size=size):
+                _src, dst, want = self.write(a, size, i, i)
+                self.check_send_wc(self.one(a.scq), i, e.IBV_WC_RDMA_WRITE,
+                                   size)
+                self.assertEqual(dst.read(len(want), 0), want)
+        after = self.counters('tx_sprayed', 'rx_sacks')
+        packets = sum(-(-n // MTU) for n in sizes)
+        self.assertGreaterEqual(after['tx_sprayed'] - before['tx_sprayed'],
+                                packets)
+        self.assertGreater(after['rx_sacks'], before['rx_sacks'])
+        self.assertNoCompletion(b.rcq, 0)
+
+    def test_other_operations_between_writes(self):
+        """SENDs, READs, WRITEs with immediate and atomics posted between
+        sprayed WRITEs, all at once: each waits for the WRITEs before it,
+        and everything completes in order with the right data."""
+        a, b = self.pair(8)
+        recv = self.mr(4 * MTU)
+        for i in range(2):
+            self.post_recv(b, self.sges(recv, (2 * i * MTU, 2 * MTU)),
+                           100 + i)
+        _s1, w1, want1 = self.write(a, 20 * MTU, 1, 1)
+        send = self.mr(2 * MTU)
+        send.write(data(2 * MTU, 2), 2 * MTU, 0)
+        self.post_send(a, e.IBV_WR_SEND, self.sges(send, (0, 2 * MTU)), 2)
+        _s3, w3, want3 = self.write(a, 7 * MTU + 5, 3, 3)
+        src = self.mr(3 * MTU)
+        src.write(data(3 * MTU, 4), 3 * MTU, 0)
+        back = self.mr(3 * MTU)
+        self.post_send(a, e.IBV_WR_RDMA_READ, self.sges(back, (0, 3 * MTU)),
+                       4, rdma=(src.rkey, src.buf))
+        payload5, src5, dst5 = self.write_buffers(3 * MTU, 5)
+        self.post_send(a, e.IBV_WR_RDMA_WRITE_WITH_IMM,
+                       self.sges(src5, (0, 3 * MTU)), 5, imm=0x5050,
+                       rdma=(dst5.rkey, dst5.buf + OFF))
+        _s6, w6, want6 = self.write(a, 9 * MTU, 6, 6)
+        word = self.mr(8)
+        word.write(bytes(8), 8, 0)
+        old = self.mr(8)
+        self.post_send(a, e.IBV_WR_ATOMIC_FETCH_AND_ADD, self.sges(old),
+                       7, atomic=(word.rkey, word.buf, 3, 0))
+        wcs = self.poll(a.scq, 7)
+        self.assertEqual([wc.wr_id for wc in wcs], list(range(1, 8)))
+        for wc in wcs:
+            self.assertEqual(wc.status, e.IBV_WC_SUCCESS)
+        self.assertEqual(w1.read(len(want1), 0), want1)
+        self.assertEqual(w3.read(len(want3), 0), want3)
+        self.assertEqual(w6.read(len(want6), 0), want6)
+        self.assertEqual(back.read(3 * MTU, 0), data(3 * MTU, 4))
+        self.assertEqual(dst5.read(3 * MTU, OFF), payload5)
+        self.assertEqual(word.read(8, 0), (3).to_bytes(8, 'little'))
+        rwcs = self.poll(b.rcq, 2)
+        self.assertEqual([wc.wr_id for wc in rwcs], [100, 101])
+        self.assertEqual(recv.read(2 * MTU, 0), data(2 * MTU, 2))
+        self.assertEqual(rwcs[1].imm_data, 0x5050)
+
+    def test_one_path_sprays_nothing(self):
+        a, _ = self.pair(1)
+        self.assertNotIn('drv_paths', self.qp_res(a))
+        before = self.counter('tx_sprayed')
+        _src, dst, want = self.write(a, 16 * MTU, 9, 9)
+        self.check_send_wc(self.one(a.scq), 9, e.IBV_WC_RDMA_WRITE, 16 * MTU)
+        self.assertEqual(dst.read(len(want), 0), want)
+        self.assertEqual(self.counter('tx_sprayed'), before)
+
+    def test_ext_off_stays_plain(self):
+        self.set_knob('ext', 'off')
+        self.set_knob('paths', '8')
+        a, b = self.rc_pair()
+        self.a, self.b = a, b
+        time.sleep(0.5)
+        for end in (a, b):
+            res = self.qp_res(end)
+            self.assertEqual(res['drv_ext'], 'none')
+            self.assertEqual(res['drv_ooo'], 0)
+            self.assertNotIn('drv_paths', res)
+        before = self.counters('tx_sprayed', 'rx_sacks')
+        _src, dst, want = self.write(a, 16 * MTU, 10, 10)
+        self.check_send_wc(self.one(a.scq), 10, e.IBV_WC_RDMA_WRITE,
+                           16 * MTU)
+        self.assertEqual(dst.read(len(want), 0), want)
+        self.assertEqual(self.counters('tx_sprayed', 'rx_sacks'), before)
