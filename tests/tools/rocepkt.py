@@ -33,6 +33,8 @@ RC_CMP_SWAP = 0x13
 RC_FETCH_ADD = 0x14
 RC_ATOMIC_WRITE = 0x1d
 UD_SEND_ONLY = 0x64
+# rmp's multipath extension: an ACK carrying a SACK block (wire.rst).
+EXT_SACK = 0xc0
 
 # AETH syndromes: the top three bits say ACK (000), RNR NAK (001) or NAK
 # (011); a NAK's low five bits say which.
@@ -54,6 +56,14 @@ def bth(opcode, qpn, psn, pad=0, ackreq=False, pkey=0xffff):
 def reth(vaddr, rkey, length):
     """RDMA Extended Transport Header: WRITE FIRST/ONLY and READ REQUEST."""
     return struct.pack('!QII', vaddr, rkey, length)
+
+
+def sack(cum_ack, highest, words=()):
+    """A SACK block: version 1, the bitmap's 32-bit words, the cumulative
+    ack and the highest PSN received."""
+    return (struct.pack('!BBHII', 1, len(words), 0, cum_ack & PSN_MASK,
+                        highest & PSN_MASK) +
+            b''.join(struct.pack('!I', w) for w in words))
 
 
 def aeth(syndrome, msn):
@@ -118,7 +128,7 @@ def parse(pkt):
     out = dict(opcode=opcode, qpn=qpn & 0xffffff, psn=psn & PSN_MASK,
                ackreq=bool(psn >> 31))
     rest = pkt[12:-4]
-    if opcode in (RC_ACK, RC_ATOMIC_ACK) or 0x0d <= opcode <= 0x10:
+    if opcode in (RC_ACK, RC_ATOMIC_ACK, EXT_SACK) or 0x0d <= opcode <= 0x10:
         if opcode != 0x0e:  # READ RESPONSE MIDDLE has no AETH
             out['syndrome'] = rest[0]
             out['msn'] = int.from_bytes(rest[1:4], 'big')

@@ -406,6 +406,151 @@ class HostilePeerTest(DataTestCase):
                 self.assertNotEqual(self.ext(), 'agreed')
                 self.end = self.fresh_qp()
 
+    # Multipath (wire.rst): the peer agreed to capability bit 0.
+
+    def agree_multipath(self):
+        hdr, msg = self.question()
+        self.answer(hdr, (1, AGREED, 0, self.end.qpn, PEER_QPN, 1))
+        self.wait_ext('agreed')
+        stop = time.monotonic() + 5
+        while (self.qp_res(self.end).get('drv_ooo') != 1 and
+               time.monotonic() < stop):
+            time.sleep(0.02)
+        self.assertEqual(self.qp_res(self.end).get('drv_ooo'), 1)
+
+    def test_writes_ahead_placed_and_sacked(self):
+        self.agree_multipath()
+        before = self.counter('rx_held')
+        base = self.win.buf
+        a, b, c = data(64, 30), data(64, 31), data(64, 32)
+        self.write(2, base + 128, c, ackreq=False)
+        self.write(1, base + 64, b, ackreq=False)
+        self.counter_rises('rx_held', before + 1)
+        # Placed before PSN 0 came, and nothing answered yet.
+        self.placed(base + 64, b)
+        self.placed(base + 128, c)
+        self.assertMemory()
+        self.no_reply(0.2)
+        self.write(0, base, a)
+        r = self.reply()
+        # PSN 2 is past the 24-bit wrap: the SACK names it.
+        self.assertEqual((r['opcode'], r['psn'], r['syndrome'] & 0xe0),
+                         (R.EXT_SACK, psn(2), R.SYN_ACK), r)
+        self.assertEqual(r['payload'], R.sack(psn(2), psn(2)))
+        self.placed(base, a)
+        self.assertMemory()
+        # A held PSN arriving again is a duplicate, answered, not written.
+        self.write(1, base + 64, data(64, 33))
+        r = self.reply()
+        self.assertEqual((r['opcode'], r['psn']), (R.EXT_SACK, psn(2)))
+        self.assertMemory()
+
+    def test_writes_ahead_that_fail_dropped_silently(self):
+        """A sprayed WRITE ahead that breaks a rule writes nothing and draws
+        no answer; in its turn it gets the NAK IBTA prescribes."""
+        self.agree_multipath()
+        before = self.counter('rx_drop_qp')
+        self.write(1, self.ro.buf, data(64, 34))
+        self.write(2, self.win.buf + PAGE - 8, data(64, 35))
+        self.write(3, self.win.buf, data(64, 36), rkey=self.win.rkey ^ 0x100)
+        self.counter_rises('rx_drop_qp', before + 2)
+        self.no_reply()
+        self.assertMemory()
+        payload = data(64, 37)
+        self.write(0, self.win.buf, payload)
+        self.expect(R.SYN_ACK, 0, opcode=R.EXT_SACK)
+        self.placed(self.win.buf, payload)
+        self.write(1, self.ro.buf, data(64, 34))
+        self.expect(R.NAK_REM_ACCESS, 1)
+        self.in_error()
+        self.assertMemory()
+
+    def forged_sack(self, cum, highest, words=(), qpn=None, syndrome=0x1f,
+                    block=None):
+        """A SACK from the peer to the QP (or qpn), PSNs as sent."""
+        self.send(0, 0, pkt=R.transport(
+            R.EXT_SACK, self.end.qpn if qpn is None else qpn, cum,
+            R.aeth(syndrome, 0), block or R.sack(cum, highest, words)))
+
+    def test_forged_sacks(self):
+        """SACKs to a QP whose WRITE is in flight: malformed, for another
+        QP, claiming PSNs never sent, from the future; each is dropped and
+        counted or claims nothing, a flood of them resends next to
+        nothing, and a true ACK still completes the WRITE."""
+        paths = '/sys/class/infiniband/%s/rmp/paths' % self.dev_name
+        with open(paths) as f:
+            self.addCleanup(self.set_sysfs, paths, f.read().strip())
+        self.set_sysfs(paths, '8')
+        # No ACK timeout: only SACKs could make it send again.
+        self.end = self.fresh_qp(timeout=0)
+        self.agree_multipath()
+        src = self.mr(3 * MTU)
+        self.post_send(self.end, e.IBV_WR_RDMA_WRITE,
+                       self.sges(src, (0, 3 * MTU)), 7,
+                       rdma=(0x1234, 0x100000))
+        sent = sorted(self.reply()['psn'] for _ in range(3))
+        self.assertEqual(sent, [0x10, 0x11, 0x12])
+        cases = (
+            ('eight words and more', 'rx_drop_malformed',
+             dict(block=R.sack(0x0f, 0x0f)[:1] + b'\x09' +
+                  R.sack(0x0f, 0x0f)[2:] + bytes(36))),
+            ('a bit past the highest', 'rx_drop_malformed',
+             dict(block=R.sack(0x0f, 0x12, (0x7,)))),
+            ('another QP', 'rx_drop_no_qp',
+             dict(qpn=self.end.qpn ^ 0x800000)),
+            ('a NAK syndrome', 'rx_stale_responses',
+             dict(syndrome=R.NAK_PSN_SEQ)),
+        )
+        for name, counter, kw in cases:
+            with self.subTest(name):
+                before = self.counter(counter)
+                self.forged_sack(0x0f, 0x11, (0x1,), **kw)
+                self.counter_rises(counter, before)
+        # PSNs never sent, and a cumulative ack from the future: nothing.
+        before = self.counter('rx_stale_responses')
+        self.forged_sack(0x0f, 0x37, (0xfffffffc, 0x7f))
+        self.forged_sack(0x0f, 0x0f + 600)
+        self.forged_sack(0x40, 0x40)
+        self.counter_rises('rx_stale_responses', before)
+        self.assertNoCompletion(self.end.scq, 0.3)
+        # A flood of one SACK saying 0x11 and 0x12 are held: 0x10 went on
+        # a path of its own, silent while the others "delivered": that path
+        # is declared dead and 0x10 sent again on another, once, however
+        # many SACKs say the same.
+        self.drain()
+        for _ in range(50):
+            self.forged_sack(0x0f, 0x12, (0x3,))
+        resent = 0
+        stop = time.monotonic() + 1
+        try:
+            while time.monotonic() < stop:
+                self.rx.settimeout(max(stop - time.monotonic(), 0.01))
+                if R.parse(self.rx.recv(65536))['qpn'] != GSI_QPN:
+                    resent += 1
+        except socket.timeout:
+            pass
+        finally:
+            self.rx.settimeout(10)
+        self.assertLessEqual(resent, 1)
+        self.send(0, 0, pkt=R.transport(R.RC_ACK, self.end.qpn, 0x12,
+                                        R.aeth(0x1f, 1)))
+        self.one(self.end.scq, wr_id=7, status=e.IBV_WC_SUCCESS)
+
+    def set_sysfs(self, path, word):
+        with open(path, 'w') as f:
+            f.write(word + '\n')
+
+    def test_sack_to_a_qp_that_never_asked(self):
+        knob = '/sys/class/infiniband/%s/rmp/ext' % self.dev_name
+        with open(knob) as f:
+            self.addCleanup(self.set_sysfs, knob, f.read().strip())
+        self.set_sysfs(knob, 'off')
+        self.end = self.fresh_qp()
+        self.assertEqual(self.ext(), 'none')
+        before = self.counter('rx_drop_qp')
+        self.forged_sack(0x0f, 0x0f)
+        self.counter_rises('rx_drop_qp', before)
+
     # Remote access violations: NAK, nothing written, the QP in error.
 
     def test_write_violations(self):

@@ -37,6 +37,7 @@
 #include "rmp_qp.h"
 #include "rmp_recv.h"
 #include "rmp_requester.h"
+#include "rmp_trace.h"
 
 /* WQEs taken and packets sent by one run of the transport, at most. */
 #define RMP_REQUESTER_BUDGET 64
@@ -183,6 +184,7 @@ void rmp_requester_multipath(struct rmp_qp *qp)
 		.probe_every_ns = RMP_REQUESTER_PATH_PROBE_NS,
 		.flowlet_gap_ns = RMP_REQUESTER_FLOWLET_GAP_NS,
 	};
+	u32 i;
 
 	if (rq->req.paths || cfg.npaths < 2 || rq->req.state != RMP_REQ_RUN)
 		return;
@@ -196,6 +198,12 @@ void rmp_requester_multipath(struct rmp_qp *qp)
 	if (rmp_paths_init(&rq->mp->paths, &cfg) ||
 	    rmp_sb_init(&rq->mp->sb, rq->mp->rec, RMP_REQUESTER_WINDOW))
 		return;
+	rq->mp->seen_deaths = 0;
+	rq->mp->seen_revivals = 0;
+	rq->mp->seen_replaced = 0;
+	rq->mp->seen_live = rq->mp->paths.live_mask;
+	for (i = 0; i < cfg.npaths; i++)
+		rq->mp->seen_sport[i] = rq->mp->paths.path[i].sport;
 	rmp_req_multipath(&rq->req, &rq->mp->paths, &rq->mp->sb);
 }
 
@@ -527,6 +535,42 @@ static void rmp_requester_complete(struct rmp_qp *qp)
 	}
 }
 
+/*
+ * Multipath: count path deaths, revivals and replacements since last
+ * time, and trace the changes seen (one per path and run at most).
+ */
+static void rmp_requester_count_paths(struct rmp_qp *qp, struct rmp_stats *st)
+{
+	struct rmp_requester_mp *mp = qp->requester.mp;
+	const char *dev = dev_name(&qp->ibqp.device->dev);
+	u64 deaths = 0, revivals = 0, replaced = 0, changed;
+	const struct rmp_path *p;
+	u32 i;
+
+	changed = mp->seen_live ^ mp->paths.live_mask;
+	for (i = 0; i < mp->paths.cfg.npaths; i++) {
+		p = &mp->paths.path[i];
+		deaths += p->stats.deaths;
+		revivals += p->stats.revivals;
+		replaced += p->stats.replaced;
+		if (changed >> i & 1)
+			trace_rmp_path(dev, qp->ibqp.qp_num, i, p->sport,
+				       rmp_paths_live(&mp->paths, i) ?
+				       RMP_PATH_REVIVED : RMP_PATH_DIED);
+		if (p->sport != mp->seen_sport[i])
+			trace_rmp_path(dev, qp->ibqp.qp_num, i, p->sport,
+				       RMP_PATH_REPLACED);
+		mp->seen_sport[i] = p->sport;
+	}
+	mp->seen_live = mp->paths.live_mask;
+	rmp_stats_add(st, RMP_CNT_PATH_DEATHS, deaths - mp->seen_deaths);
+	rmp_stats_add(st, RMP_CNT_PATH_REVIVALS, revivals - mp->seen_revivals);
+	rmp_stats_add(st, RMP_CNT_PATH_REPLACED, replaced - mp->seen_replaced);
+	mp->seen_deaths = deaths;
+	mp->seen_revivals = revivals;
+	mp->seen_replaced = replaced;
+}
+
 /* Add what the engine counted since last time to the device's counters. */
 static void rmp_requester_count(struct rmp_qp *qp)
 {
@@ -546,6 +590,8 @@ static void rmp_requester_count(struct rmp_qp *qp)
 	rmp_stats_add(st, RMP_CNT_TX_SELECTIVE_RETRANSMITS,
 		      s->sel_retrans - seen->sel_retrans);
 	*seen = *s;
+	if (rq->req.paths)
+		rmp_requester_count_paths(qp, st);
 }
 
 /**

@@ -16,11 +16,21 @@ struct rmp_qp;
 /**
  * struct rmp_requester_mp - a multipath requester's path set and scoreboard
  * @paths: the path set
+ * @seen_deaths: path deaths already added to the device's counters
+ * @seen_revivals: path revivals already added
+ * @seen_replaced: entropy replacements already added
+ * @seen_live: the live paths when last looked at, for tracing changes
+ * @seen_sport: each path's UDP source port when last looked at
  * @sb: the scoreboard
  * @rec: its records, one per PSN the requester keeps in flight
  */
 struct rmp_requester_mp {
 	struct rmp_paths paths;
+	u64 seen_deaths;
+	u64 seen_revivals;
+	u64 seen_replaced;
+	u64 seen_live;
+	u16 seen_sport[RMP_PATHS_MAX];
 	struct rmp_sb sb;
 	struct rmp_sb_rec rec[];
 };

@@ -40,6 +40,9 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 		.name = "tx_selective_retransmits" },
 	[RMP_CNT_RX_SACKS] = { .name = "rx_sacks" },
 	[RMP_CNT_RX_HELD] = { .name = "rx_held" },
+	[RMP_CNT_PATH_DEATHS] = { .name = "path_deaths" },
+	[RMP_CNT_PATH_REVIVALS] = { .name = "path_revivals" },
+	[RMP_CNT_PATH_REPLACED] = { .name = "path_replaced" },
 };
 
 /**

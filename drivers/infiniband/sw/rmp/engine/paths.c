@@ -18,14 +18,17 @@
  *
  * A live path dies after %RMP_PATHS_DEAD_LOSSES losses with no delivery
  * between, or when it has had packets in flight and delivered nothing for
- * &rmp_paths_cfg.dead_after_ns. Its traffic moves to the other paths at
+ * &rmp_paths_cfg.dead_after_ns while another path delivered. Its traffic
+ * moves to the other paths at
  * once (rmp_paths_pick() no longer returns it); it is probed every
  * &rmp_paths_cfg.probe_every_ns (rmp_paths_probe_due()), and a delivered
  * probe brings it back. After %RMP_PATHS_REPLACE_PROBES lost probes in a
  * row (rmp_paths_probe_lost()) its entropy is replaced, in case the route,
  * not the link, is what failed.
- * The last live path never dies: when every path stops delivering, the
- * fault is not one path's, and the transport's own timeouts deal with it.
+ * The last live path never dies, and silence kills no path while no path
+ * delivers: when every path stops delivering, the fault is not one
+ * path's (the peer, its link, the whole fabric), and the transport's own
+ * timeouts deal with it.
  *
  * A live path whose deliveries are mostly ECN marked while another's are
  * mostly not, or whose RTT is four times the best path's, sits on a
@@ -261,6 +264,7 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
 
 	rmp_paths_resolved(p);
 	p->stalled_since = now;
+	ps->last_delivery_ns = now;
 	p->losses = 0;
 	p->stats.delivered++;
 	if (ecn)
@@ -326,6 +330,16 @@ void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx)
 		rmp_paths_replace(ps, p);
 }
 
+/*
+ * A path whose silence counts: packets in flight, and another path
+ * delivered since it last did.
+ */
+static bool rmp_paths_silent(const struct rmp_paths *ps,
+			     const struct rmp_path *p)
+{
+	return p->inflight && ps->last_delivery_ns > p->stalled_since;
+}
+
 /* Best smoothed RTT and lowest ECN fraction among the live paths. */
 static void rmp_paths_best(const struct rmp_paths *ps, u32 *srtt, u32 *ecn)
 {
@@ -372,7 +386,7 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_paths_live(ps, i) && p->inflight &&
+		if (rmp_paths_live(ps, i) && rmp_paths_silent(ps, p) &&
 		    now - p->stalled_since >= ps->cfg.dead_after_ns)
 			rmp_paths_kill(ps, i, now);
 	}
@@ -419,7 +433,7 @@ int rmp_paths_probe_due(struct rmp_paths *ps, u64 now)
  * rmp_paths_deadline() - when the path set next has work
  * @ps: the path set
  *
- * Return: the earliest time (ns) a live path with packets in flight would
+ * Return: the earliest time (ns) a live path whose silence counts would
  * be declared dead or a dead one probed, or 0 if neither can happen (the
  * last live path is never declared dead).
  */
@@ -433,7 +447,7 @@ u64 rmp_paths_deadline(const struct rmp_paths *ps)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_paths_live(ps, i) && (!p->inflight || last))
+		if (rmp_paths_live(ps, i) && (!rmp_paths_silent(ps, p) || last))
 			continue;
 		at = rmp_paths_live(ps, i) ? p->stalled_since + ps->cfg.dead_after_ns :
 					p->next_probe_ns;

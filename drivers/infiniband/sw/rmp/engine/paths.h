@@ -120,6 +120,7 @@ struct rmp_paths_cfg {
  *	&rmp_paths_cfg.probe_every_ns, until one is delivered
  * @cursor: the path %RMP_SPRAY_RR took last, or the current flowlet's
  * @last_pick_ns: when rmp_paths_pick() last chose, for flowlets
+ * @last_delivery_ns: when some path last delivered
  * @picked: rmp_paths_pick() has chosen before
  * @rng: state of the entropy generator
  * @weight: each path's share in %RMP_SPRAY_WEIGHTED, 1 to
@@ -135,6 +136,7 @@ struct rmp_paths {
 	u64 live_mask;
 	u32 cursor;
 	u64 last_pick_ns;
+	u64 last_delivery_ns;
 	bool picked;
 	u32 rng;
 	u32 weight[RMP_PATHS_MAX];

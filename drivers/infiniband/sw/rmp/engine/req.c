@@ -701,7 +701,8 @@ static unsigned int rmp_req_dead_paths(struct rmp_req *r, u64 was_live,
  *
  * The cumulative part acts like an ACK of @s->cum_ack; with multipath on,
  * the bitmap then marks held PSNs and finds the lost ones, which
- * rmp_req_next() sends again. Without multipath (the peer agreed before
+ * rmp_req_next() sends again, and the path set is ticked with the new
+ * estimates (rmp_paths_tick()). Without multipath (the peer agreed before
  * this side learnt it did) only the cumulative part counts. A SACK whose
  * cumulative part is older than the newest already taken is dropped as a
  * duplicate.
@@ -744,21 +745,38 @@ unsigned int rmp_req_sack(struct rmp_req *r, u64 now,
 	live = r->paths->live_mask;
 	if (rmp_sb_sack(r->sb, r->paths, r->una, r->sent_psn, s, now))
 		ev |= RMP_REQ_EV_SEND;
+	/* Fresh estimates: weights follow them, bad routes are left. */
+	rmp_paths_tick(r->paths, now);
 	return ev | rmp_req_dead_paths(r, live, now);
 }
 
-/* Multipath: silent paths die, dead ones come due for a probe. */
+/* Multipath: the path set's next event, or the oldest probe's expiry. */
+static u64 rmp_req_paths_deadline(const struct rmp_req *r)
+{
+	u64 at = rmp_paths_deadline(r->paths);
+	u64 probe = rmp_sb_probe_deadline(r->sb, r->paths->cfg.probe_every_ns);
+
+	return probe && (!at || probe < at) ? probe : at;
+}
+
+/*
+ * Multipath: unanswered probes are lost, silent paths die, dead ones come
+ * due for a probe.
+ */
 static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
 {
-	u64 at = rmp_paths_deadline(r->paths), live;
-	unsigned int ev;
+	u64 at = rmp_req_paths_deadline(r), live;
+	unsigned int ev = 0;
 	int probe;
 
 	if (!at || now < at)
 		return 0;
+	if (rmp_sb_probes_expired(r->sb, r->paths, r->una, r->sent_psn, now,
+				  r->paths->cfg.probe_every_ns))
+		ev = RMP_REQ_EV_SEND;
 	live = r->paths->live_mask;
 	rmp_paths_tick(r->paths, now);
-	ev = rmp_req_dead_paths(r, live, now);
+	ev |= rmp_req_dead_paths(r, live, now);
 	/* Each due probe is taken, so none stays due; the newest is sent. */
 	while ((probe = rmp_paths_probe_due(r->paths, now)) >= 0)
 		r->probe = probe;
@@ -814,7 +832,7 @@ u64 rmp_req_deadline(const struct rmp_req *r)
 
 	if (!r->paths || r->state >= RMP_REQ_ERROR)
 		return d;
-	at = rmp_paths_deadline(r->paths);
+	at = rmp_req_paths_deadline(r);
 	return at && (!d || at < d) ? at : d;
 }
 
@@ -830,13 +848,18 @@ static u16 rmp_req_plain_sport(const struct rmp_req *r)
 	return r->paths->path[i].sport;
 }
 
-/* Multipath: put a sprayed packet on a path and on the scoreboard. */
+/*
+ * Multipath: put a sprayed packet on a path and on the scoreboard. Only
+ * new packets probe a dead path: a PSN sent again goes on a live one, or
+ * a PSN whose probe failed could go on probing for ever.
+ */
 static void rmp_req_spray(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 {
-	bool probe = r->probe >= 0;
+	bool probe = r->probe >= 0 && !pkt->retry;
 	u32 path = probe ? (u32)r->probe : rmp_paths_pick(r->paths, now);
 
-	r->probe = -1;
+	if (probe)
+		r->probe = -1;
 	pkt->sport = r->paths->path[path].sport;
 	pkt->sprayed = true;
 	rmp_sb_sent(r->sb, r->paths, pkt->psn, path, probe, now);

@@ -50,6 +50,15 @@ int rmp_sb_init(struct rmp_sb *sb, struct rmp_sb_rec *rec, u32 nrec)
 	return 0;
 }
 
+/* A record leaves state SENT: a probe is no longer outstanding. */
+static void rmp_sb_settle(struct rmp_sb *sb, struct rmp_sb_rec *rec)
+{
+	if (rec->probe) {
+		rec->probe = false;
+		sb->nprobes--;
+	}
+}
+
 /* A record leaves state LOST. */
 static void rmp_sb_unlose(struct rmp_sb *sb, struct rmp_sb_rec *rec)
 {
@@ -70,6 +79,7 @@ static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
 		rmp_paths_probe_lost(ps, rec->path);
 	else
 		rmp_paths_lost(ps, rec->path, now);
+	rmp_sb_settle(sb, rec);
 	rec->state = RMP_SB_LOST;
 	sb->nlost++;
 }
@@ -99,15 +109,18 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 	rec->path = (u8)path;
 	rec->probe = probe;
 	rec->state = RMP_SB_SENT;
+	if (probe && !sb->nprobes++)
+		sb->probe_sent_ns = now;
 	rmp_paths_sent(ps, path, now);
 }
 
 /* A record in state SENT was delivered. */
 static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
-			     const struct rmp_sb_rec *rec, u64 now)
+			     struct rmp_sb_rec *rec, u64 now)
 {
 	u32 next = rec->stamp + 1;
 
+	rmp_sb_settle(sb, rec);
 	rmp_paths_delivered(ps, rec->path, now, now - rec->sent_ns, false);
 	if ((s32)(next - sb->delivered[rec->path]) > 0)
 		sb->delivered[rec->path] = next;
@@ -263,6 +276,49 @@ u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end)
 {
 	return rmp_sb_scan(sb, ps, una, end, 0, RMP_SB_ALL, 0);
+}
+
+/**
+ * rmp_sb_probes_expired() - probes that went unanswered are lost
+ * @sb: scoreboard
+ * @ps: the QP's path set
+ * @una: the oldest unacknowledged PSN
+ * @end: one past the highest PSN sent
+ * @now: the time (ns)
+ * @timeout: how long a probe may take (ns)
+ *
+ * A probe travels on a dead path, alone: no later packet on its path can
+ * show it lost, and waiting for the ACK timeout would stall the QP each
+ * time. One not delivered within @timeout is declared lost (the path's
+ * failed probes count it) and its PSN is sent again on a live path.
+ *
+ * Return: the number of probes declared lost.
+ */
+u32 rmp_sb_probes_expired(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
+			  u32 end, u64 now, u64 timeout)
+{
+	u32 n = rmp_psn_sub(end, una), i, count = 0;
+	u64 oldest = now;
+
+	if (!sb->nprobes || now - sb->probe_sent_ns < timeout)
+		return 0;
+	if (n > sb->mask + 1)
+		n = sb->mask + 1;
+	for (i = 0; i < n && sb->nprobes; i++) {
+		struct rmp_sb_rec *rec = rmp_sb_rec(sb, rmp_psn_add(una, i));
+
+		if (rec->state != RMP_SB_SENT || !rec->probe)
+			continue;
+		if (now - rec->sent_ns < timeout) {
+			if (rec->sent_ns < oldest)
+				oldest = rec->sent_ns;
+			continue;
+		}
+		rmp_sb_lose(sb, ps, rec, true, now);
+		count++;
+	}
+	sb->probe_sent_ns = oldest;
+	return count;
 }
 
 /**

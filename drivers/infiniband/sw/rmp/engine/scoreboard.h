@@ -39,7 +39,7 @@ enum rmp_sb_state {
  * @stamp: its place in its path's sending order, from &rmp_sb.stamp
  * @path: the path it last took
  * @state: &enum rmp_sb_state
- * @probe: it went on a dead path to probe it
+ * @probe: it went on a dead path to probe it, and is still in flight
  */
 struct rmp_sb_rec {
 	u64 sent_ns;
@@ -69,6 +69,9 @@ struct rmp_sb_stats {
  *	owned by the caller
  * @mask: records minus one
  * @nlost: records in state %RMP_SB_LOST
+ * @nprobes: probes in flight (records in state %RMP_SB_SENT with
+ *	&rmp_sb_rec.probe)
+ * @probe_sent_ns: when the oldest of them was sent, or earlier
  * @stamp: per path, the stamp its next packet gets
  * @delivered: per path, one past the highest stamp delivered
  * @stats: counters
@@ -80,6 +83,8 @@ struct rmp_sb {
 	struct rmp_sb_rec *rec;
 	u32 mask;
 	u32 nlost;
+	u32 nprobes;
+	u64 probe_sent_ns;
 	u32 stamp[RMP_PATHS_MAX];
 	u32 delivered[RMP_PATHS_MAX];
 	struct rmp_sb_stats stats;
@@ -95,7 +100,22 @@ u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
 u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		     u32 end, u32 path, u64 now);
 u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end);
+u32 rmp_sb_probes_expired(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
+			  u32 end, u64 now, u64 timeout);
 int rmp_sb_next_lost(const struct rmp_sb *sb, u32 una, u32 end);
+
+/**
+ * rmp_sb_probe_deadline() - when the oldest probe in flight expires
+ * @sb: scoreboard
+ * @timeout: how long a probe may take (ns)
+ *
+ * Return: the time (ns) rmp_sb_probes_expired() has work, or 0 if no
+ * probe is in flight.
+ */
+static inline u64 rmp_sb_probe_deadline(const struct rmp_sb *sb, u64 timeout)
+{
+	return sb->nprobes ? sb->probe_sent_ns + timeout : 0;
+}
 
 /**
  * rmp_sb_state() - what the scoreboard knows of a PSN

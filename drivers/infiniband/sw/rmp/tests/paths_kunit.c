@@ -319,10 +319,12 @@ static void rmp_paths_tick__silent_path_dies(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
 	rmp_paths_sent(ps, 2, t);
 	rmp_paths_sent(ps, 2, t + US);
-	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps),
-			t + base_cfg.dead_after_ns);
+	/* Nobody delivered: silence is nobody's fault yet. */
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
 	/* Other paths deliver meanwhile; path 2 says nothing. */
 	roundtrip(ps, 0, t, 20 * US, false);
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps),
+			t + base_cfg.dead_after_ns);
 	rmp_paths_tick(ps, t + base_cfg.dead_after_ns - 1);
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 2));
 	rmp_paths_tick(ps, t + base_cfg.dead_after_ns);
@@ -334,6 +336,23 @@ static void rmp_paths_tick__silent_path_dies(struct kunit *test)
 			t + base_cfg.dead_after_ns + base_cfg.probe_every_ns);
 }
 
+/* When every path falls silent at once, none is to blame. */
+static void rmp_paths_tick__all_silent_none_dies(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS;
+	u32 i;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	for (i = 0; i < 4; i++)
+		roundtrip(ps, i, t, 20 * US, false);
+	for (i = 0; i < 4; i++)
+		rmp_paths_sent(ps, i, t + MS);
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
+	rmp_paths_tick(ps, t + 100 * base_cfg.dead_after_ns);
+	KUNIT_EXPECT_EQ(test, nlive(ps), 4);
+}
+
 static void rmp_paths_tick__delivery_restarts_the_clock(struct kunit *test)
 {
 	struct rmp_paths *ps = new_set(test);
@@ -343,6 +362,8 @@ static void rmp_paths_tick__delivery_restarts_the_clock(struct kunit *test)
 	rmp_paths_sent(ps, 1, t);
 	rmp_paths_sent(ps, 1, t);
 	rmp_paths_delivered(ps, 1, t + 8 * MS, 8 * MS, false);
+	/* Path 0 goes on delivering; path 1's silence counts from 8 ms. */
+	roundtrip(ps, 0, t + 9 * MS, 20 * US, false);
 	rmp_paths_tick(ps, t + 12 * MS);
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
 	rmp_paths_tick(ps, t + 18 * MS);
@@ -513,6 +534,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_pick__weighted_avoids_slow_paths),
 	KUNIT_CASE(rmp_paths_pick__flowlets),
 	KUNIT_CASE(rmp_paths_tick__silent_path_dies),
+	KUNIT_CASE(rmp_paths_tick__all_silent_none_dies),
 	KUNIT_CASE(rmp_paths_tick__delivery_restarts_the_clock),
 	KUNIT_CASE(rmp_paths_lost__losses_in_a_row_kill),
 	KUNIT_CASE(rmp_paths_kill__last_path_lives),

@@ -265,6 +265,35 @@ static void rmp_sb_sent__probe_losses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 1ULL);
 }
 
+/* A probe not delivered within the timeout is lost; a delivered one not. */
+static void rmp_sb_probes_expired__unanswered_probes(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 2);
+	const u64 t = 100 * US;
+
+	rmp_sb_sent(&e->sb, &e->ps, 0, 1, true, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 1, 0, false, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 2, 1, true, 10 * US);
+	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 2U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_probe_deadline(&e->sb, t), t);
+	KUNIT_EXPECT_EQ(test, rmp_sb_probes_expired(&e->sb, &e->ps, 0, 3,
+						    t - 1, t), 0U);
+	/* The first probe expires; the second is not due yet. */
+	KUNIT_EXPECT_EQ(test, rmp_sb_probes_expired(&e->sb, &e->ps, 0, 3, t,
+						    t), 1U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 0), RMP_SB_LOST);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 1), RMP_SB_SENT);
+	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 1U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_probe_deadline(&e->sb, t), 10 * US + t);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 1ULL);
+	/* The second arrives in time: nothing is in flight as a probe. */
+	rmp_sb_acked(&e->sb, &e->ps, 0, 3, 20 * US);
+	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_probe_deadline(&e->sb, t), 0ULL);
+	KUNIT_EXPECT_EQ(test, rmp_sb_probes_expired(&e->sb, &e->ps, 3, 3,
+						    10 * t, t), 0U);
+}
+
 static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_init__validates),
 	KUNIT_CASE_PARAM(rmp_sb_sack__overtaken_on_its_path_is_lost,
@@ -276,6 +305,7 @@ static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_path_dead__moves_its_packets),
 	KUNIT_CASE(rmp_sb_timeout__blames_no_path),
 	KUNIT_CASE(rmp_sb_sent__probe_losses),
+	KUNIT_CASE(rmp_sb_probes_expired__unanswered_probes),
 	{}
 };
 
