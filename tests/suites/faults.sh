@@ -93,6 +93,12 @@ rping_verified() {
 	return 1
 }
 
+# knob NAME VALUE: set a device knob on both devices.
+knob() {
+	in_ns h1 sh -c "echo $2 > /sys/class/infiniband/rmp1/rmp/$1" &&
+		in_ns h2 sh -c "echo $2 > /sys/class/infiniband/rmp2/rmp/$1"
+}
+
 # moved NAME BEFORE: the counter NAME (summed) has grown past BEFORE.
 moved() {
 	local now
@@ -127,11 +133,7 @@ check "clean link after the faults" pingpong strict
 # the sender's selective repair must handle; rping's 60000-byte WRITEs are
 # sprayed (its READs, and ibv_rc_pingpong's SENDs, go in order, answered
 # with SACKs).
-paths() {
-	in_ns h1 sh -c "echo $1 > /sys/class/infiniband/rmp1/rmp/paths" &&
-		in_ns h2 sh -c "echo $1 > /sys/class/infiniband/rmp2/rmp/paths"
-}
-check "paths 8 on both devices" paths 8
+check "paths 8 on both devices" knob paths 8
 rping_size=60000
 sprayed=$(sum tx_sprayed)
 sacks=$(sum rx_sacks)
@@ -146,5 +148,28 @@ done
 tc -n h1 qdisc del dev eth0 root
 tc -n h2 qdisc del dev eth0 root
 check "multipath: clean link" pingpong strict
-check "paths back to 1" paths 1
+check "paths back to 1" knob paths 1
+
+# Congestion marks: netem marks CE, as a congested switch would, a fifth
+# of the ECN-capable packets (rmp's data packets are, knob ecn) and drops a
+# fifth of the others. Each receiver answers marked packets with CNPs; with
+# cc=dcqcn each sender cuts its rate. Data still arrives whole.
+check "cc dcqcn on both devices" knob cc dcqcn
+marked=$(sum rx_ecn_marked)
+sent=$(sum tx_cnps)
+cnps=$(sum rx_cnps)
+cuts=$(sum cc_rate_cuts)
+check "netem: a fifth CE-marked" netem loss 20% ecn
+check "ibv_rc_pingpong -c, 64 KiB x 40, CE marks" pingpong strict
+check "CE marks: rx_ecn_marked counted" moved rx_ecn_marked "$marked"
+check "CE marks: CNPs sent" moved tx_cnps "$sent"
+check "CE marks: CNPs received" moved rx_cnps "$cnps"
+check "CE marks: rates cut" moved cc_rate_cuts "$cuts"
+for c in rx_ecn_marked tx_cnps rx_cnps cc_rate_cuts cc_rate_raises \
+	tx_retransmits; do
+	printf '# %s %s\n' "$c" "$(sum $c)"
+done
+tc -n h1 qdisc del dev eth0 root
+tc -n h2 qdisc del dev eth0 root
+check "cc back to none" knob cc none
 t_done

@@ -2,8 +2,8 @@
 /*
  * The engine's per-packet decisions, timed in userspace: nanoseconds per
  * packet for path choice and path feedback, receive-window acceptance and
- * delivery, SACK encoding and decoding, the multipath scoreboard, and
- * header parsing. The same
+ * delivery, SACK encoding and decoding, the multipath scoreboard, DCQCN
+ * rate control and pacing, and header parsing. The same
  * engine objects as the module's, built with optimisation and without
  * sanitizers. Each figure is the best of several rounds, so that a busy
  * host shows less than it disturbs.
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../drivers/infiniband/sw/rmp/engine/dcqcn.h"
 #include "../../drivers/infiniband/sw/rmp/engine/hdr.h"
 #include "../../drivers/infiniband/sw/rmp/engine/paths.h"
 #include "../../drivers/infiniband/sw/rmp/engine/rxwin.h"
@@ -183,6 +184,34 @@ static void scoreboard_sack_every_16(void)
 	}
 }
 
+static struct rmp_dcqcn dcqcn;
+
+/*
+ * A paced sender at 100 Gbit/s with 4 KiB packets: the pacer asked, the
+ * packet paid for (the timers run on the way), a CNP every 1024 packets.
+ */
+static void dcqcn_paced(void)
+{
+	struct rmp_dcqcn_cfg cfg;
+	u64 t = 1, sum = 0;
+	u32 i;
+
+	rmp_dcqcn_cfg_default(&cfg, 100000000);
+	failures += !!rmp_dcqcn_cfg_check(&cfg);
+	rmp_dcqcn_init(&dcqcn, &cfg, t);
+	for (i = 0; i < PACKETS; i++) {
+		t += 100;
+		if (!rmp_dcqcn_may_send(&dcqcn, t))
+			t = rmp_dcqcn_next_send(&dcqcn, t);
+		rmp_dcqcn_sent(&dcqcn, 4096, t);
+		if (!(i & 1023))
+			rmp_dcqcn_cnp(&dcqcn, t);
+		sum += rmp_dcqcn_rate(&dcqcn);
+	}
+	failures += !dcqcn.stats.cuts || !dcqcn.stats.increases;
+	sink += sum;
+}
+
 /* The headers of an RC WRITE FIRST packet, parsed. */
 static void hdr_parse(void)
 {
@@ -227,6 +256,8 @@ static const struct {
 	  sack_round_trip },
 	{ "scoreboard, 8 paths, 256 in flight: sent, SACK every 16, acked",
 	  scoreboard_sack_every_16 },
+	{ "DCQCN, 100 Gbit/s, 4 KiB: pacer, sent, a CNP every 1024",
+	  dcqcn_paced },
 	{ "RC WRITE FIRST headers: parse", hdr_parse },
 };
 

@@ -4,7 +4,6 @@ knobs ``paths`` and ``spray``, the switch once the peers agree, and data
 that arrives whole whatever the operations between the sprayed WRITEs. The
 QPs talk through the device's local delivery, which keeps packets in order;
 the faults suite sprays over a reordering link."""
-import errno
 import time
 
 import pyverbs.enums as e
@@ -60,29 +59,6 @@ class MultipathTest(DataTestCase):
                        self.sges(src, (0, size)) if size else (), wr_id,
                        rdma=(dst.rkey, dst.buf + OFF))
         return src, dst, bytes([FILL]) * OFF + payload + bytes([FILL]) * OFF
-
-    def test_knob_defaults(self):
-        self.assertEqual(self.read_knob('paths'), '1')
-        self.assertEqual(self.read_knob('spray'), 'rr')
-
-    def test_knobs_refuse_bad_values(self):
-        self.set_knob('paths', '8')
-        self.set_knob('spray', 'flowlet')
-        for k, word in (('paths', '0'), ('paths', '65'), ('paths', '-1'),
-                        ('paths', 'eight'), ('paths', '300'),
-                        ('spray', 'zigzag'), ('spray', '')):
-            with self.subTest(knob=k, value=word):
-                with self.assertRaises(OSError) as cm:
-                    self.set_knob(k, word)
-                self.assertEqual(cm.exception.errno, errno.EINVAL)
-        self.assertEqual(self.read_knob('paths'), '8')
-        self.assertEqual(self.read_knob('spray'), 'flowlet')
-        for word in ('1', '64', '2'):
-            self.set_knob('paths', word)
-            self.assertEqual(self.read_knob('paths'), word)
-        for word in ('rr', 'weighted', 'flowlet'):
-            self.set_knob('spray', word)
-            self.assertEqual(self.read_knob('spray'), word)
 
     def test_sprayed_writes_arrive_whole(self):
         a, b = self.pair(8)

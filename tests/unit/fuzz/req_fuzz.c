@@ -3,8 +3,8 @@
  * libFuzzer target: the requester, its WQEs posted and its packets sent as
  * the input says, answered by responses made from the input: valid,
  * duplicated, early, late, of the wrong kind, with any syndrome and
- * length, SACKs (multipath) holding anything, and its timer fired at any
- * time. Whatever comes, the ring indices stay ordered, a packet handed out
+ * length, SACKs (multipath) holding anything, a pacer's rate cut at any
+ * time, and its timer fired at any time. Whatever comes, the ring indices stay ordered, a packet handed out
  * lies inside its WQE (a sprayed one is a WRITE ONLY on a path of the
  * set), response data is placed only inside the READ (or atomic) WQE it
  * answers, WQEs complete once each, in posting order, and the timer is
@@ -66,6 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rmp_sb_rec rec[NREC];
 	struct rmp_paths_cfg pcfg = {};
 	struct rmp_sack sack;
+	struct rmp_dcqcn_cfg dcfg;
+	struct rmp_dcqcn dcqcn;
 	u8 wire[RMP_SACK_WIRE_MAX];
 	u32 posted = 0, completed = 0, steps = 0, i, psn;
 	u64 now = 1, dl;
@@ -90,6 +92,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!rmp_paths_init(&ps, &pcfg));
 		FUZZ_CHECK(!rmp_sb_init(&sb, rec, NREC));
 		FUZZ_CHECK(!rmp_req_multipath(&r, &ps, &sb));
+	}
+	if (fuzz_take(&in, 1) & 1) {
+		/* Paced, from 1 kbit/s to 1 Tbit/s. */
+		rmp_dcqcn_cfg_default(&dcfg, 1 + fuzz_take(&in, 4) %
+					     RMP_DCQCN_LINE_MAX);
+		rmp_dcqcn_init(&dcqcn, &dcfg, now);
+		rmp_req_pace(&r, &dcqcn);
 	}
 
 	while (in.left && steps++ < 4096) {
@@ -190,6 +199,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_CHECK(sb.nlost <= NREC);
 			break;
 		case 4:
+			if (r.pacer && op & 0x80)
+				rmp_dcqcn_cnp(&dcqcn, now);
 			while (!rmp_req_complete(&r, &done)) {
 				FUZZ_CHECK(done.slot == completed % SLOTS);
 				FUZZ_CHECK(done.kind == wqes[done.slot].kind);

@@ -13,6 +13,7 @@
  * the sockets must be let go before the namespace can die) or by
  * dealloc_driver. Lock order: RTNL, then rmp_devs_lock, then rmp_net's lock.
  */
+#include <linux/ethtool.h>
 #include <linux/if_arp.h>
 #include <linux/module.h>
 #include <rdma/ib_verbs.h>
@@ -64,6 +65,30 @@ static int rmp_dev_check_netdev(struct net_device *ndev)
 	return 0;
 }
 
+/* The netdev's speed in Mbit/s, 0 if it does not tell; under RTNL. */
+static u32 rmp_dev_read_speed(struct net_device *ndev)
+{
+	struct ethtool_link_ksettings ks;
+
+	if (__ethtool_get_link_ksettings(ndev, &ks) ||
+	    ks.base.speed == SPEED_UNKNOWN)
+		return 0;
+	return ks.base.speed;
+}
+
+/**
+ * rmp_dev_link_mbps() - the rate the port sends at, at most
+ * @dev: the device
+ *
+ * Return: Mbit/s: the ``link_rate`` knob, or if it is 0 the netdev's
+ * speed, or %RMP_DEV_LINK_MBPS_DEFAULT for a netdev that does not tell.
+ */
+u32 rmp_dev_link_mbps(const struct rmp_dev *dev)
+{
+	return rmp_knob_get(dev, RMP_KNOB_LINK_RATE) ?:
+	       READ_ONCE(dev->link_mbps) ?: RMP_DEV_LINK_MBPS_DEFAULT;
+}
+
 /**
  * rmp_dev_newlink() - create an rmp device on a netdev
  * @name: ib device name asked for by the user
@@ -104,9 +129,10 @@ int rmp_dev_newlink(const char *name, struct net_device *ndev)
 	xa_init_flags(&dev->ahs, XA_FLAGS_ALLOC);
 	xa_init_flags(&dev->srqs, XA_FLAGS_ALLOC);
 	mutex_init(&dev->ext_lock);
-	dev->ext_mode = RMP_EXT_AUTO;
-	dev->paths = RMP_DEV_PATHS_DEFAULT;
-	dev->spray = RMP_SPRAY_RR;
+	rmp_knob_defaults(dev);
+	rtnl_lock();
+	dev->link_mbps = rmp_dev_read_speed(ndev);
+	rtnl_unlock();
 	dev->ndev = ndev;
 	netdev_hold(ndev, &dev->ndev_tracker, GFP_KERNEL);
 	dev->net = dev_net(ndev);
@@ -231,6 +257,7 @@ static int rmp_dev_netdev_event(struct notifier_block *nb,
 	case NETDEV_UP:
 	case NETDEV_DOWN:
 	case NETDEV_CHANGE:
+		WRITE_ONCE(dev->link_mbps, rmp_dev_read_speed(ndev));
 		if (dev->registered)
 			rmp_verbs_port_event(dev);
 		break;

@@ -10,6 +10,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_verbs.h>
 
+#include "rmp_knob.h"
 #include "rmp_stats.h"
 #include "engine/paths.h"
 
@@ -38,10 +39,8 @@
  * @srqs: SRQ number to &struct rmp_srq
  * @next_srq: cursor of the cyclic SRQ number allocator in @srqs
  * @stats: device counters
- * @ext_mode: the ``ext`` knob, &enum rmp_ext_mode
- * @paths: the ``paths`` knob: paths a multipath QP sprays over, 1 to
- *	%RMP_PATHS_MAX (1: no spraying)
- * @spray: the ``spray`` knob, &enum rmp_spray
+ * @link_mbps: the netdev's speed in Mbit/s as it last said, 0 if unknown
+ * @knobs: the knobs' values, by &enum rmp_knob_id (rmp_knob_get())
  * @ext_lock: guards @ext_agent
  * @ext_agent: the MAD agent of the extension negotiation, while the device
  *	is registered
@@ -70,15 +69,17 @@ struct rmp_dev {
 	struct xarray srqs;
 	u32 next_srq;
 	struct rmp_stats stats;
-	u8 ext_mode;
-	u8 paths;
-	u8 spray;
+	u32 link_mbps;
+	u32 knobs[RMP_KNOB_NR];
 	struct mutex ext_lock; /* @ext_agent */
 	struct ib_mad_agent *ext_agent;
 };
 
 /* Paths a multipath QP sprays over unless the ``paths`` knob says. */
 #define RMP_DEV_PATHS_DEFAULT	1
+
+/* Mbit/s assumed of a netdev that does not tell its speed. */
+#define RMP_DEV_LINK_MBPS_DEFAULT	10000
 
 /* The driver's workqueue, for the QPs' work items (rmp_main.c). */
 extern struct workqueue_struct *rmp_wq;
@@ -94,6 +95,7 @@ static inline enum ib_mtu rmp_dev_active_mtu(const struct rmp_dev *dev)
 	return min(iboe_get_mtu(READ_ONCE(dev->ndev->mtu)), IB_MTU_4096);
 }
 
+u32 rmp_dev_link_mbps(const struct rmp_dev *dev);
 int rmp_dev_newlink(const char *name, struct net_device *ndev);
 void rmp_dev_dealloc(struct ib_device *ibdev);
 void rmp_dev_remove_all(void);

@@ -45,12 +45,6 @@ static const u8 rmp_ext_oui[3] = { 0x02, 'r', 'm' };
 #define RMP_EXT_TIMEOUT_MS	200
 #define RMP_EXT_RETRIES		3
 
-static const char *const rmp_ext_modes[RMP_EXT_MODES] = {
-	[RMP_EXT_OFF] = "off",
-	[RMP_EXT_AUTO] = "auto",
-	[RMP_EXT_ON] = "on",
-};
-
 static const char *const rmp_ext_states[] = {
 	[RMP_EXT_NONE] = "none",
 	[RMP_EXT_ASKING] = "asking",
@@ -58,28 +52,6 @@ static const char *const rmp_ext_states[] = {
 };
 
 static atomic_t rmp_ext_tid;
-
-/**
- * rmp_ext_mode_name() - the knob word of a mode
- * @mode: &enum rmp_ext_mode
- *
- * Return: "off", "auto" or "on".
- */
-const char *rmp_ext_mode_name(enum rmp_ext_mode mode)
-{
-	return rmp_ext_modes[mode];
-}
-
-/**
- * rmp_ext_mode_parse() - the mode a knob word names
- * @buf: "off", "auto" or "on", a trailing newline allowed
- *
- * Return: the &enum rmp_ext_mode, or -EINVAL.
- */
-int rmp_ext_mode_parse(const char *buf)
-{
-	return sysfs_match_string(rmp_ext_modes, buf);
-}
 
 /**
  * rmp_ext_state_name() - how ``rdma resource show`` names a QP's state
@@ -171,7 +143,7 @@ static void rmp_ext_standard(struct rmp_qp *qp)
 void rmp_ext_ask(struct rmp_qp *qp)
 {
 	struct rmp_dev *dev = to_rmp_dev(qp->ibqp.device);
-	enum rmp_ext_mode mode = READ_ONCE(dev->ext_mode);
+	enum rmp_ext_mode mode = rmp_knob_get(dev, RMP_KNOB_EXT);
 	struct ib_mad_send_buf *msg;
 	struct rdma_ah_attr ah_attr;
 	struct ib_mad_agent *agent;
@@ -286,7 +258,7 @@ static void rmp_ext_answer(struct ib_mad_agent *agent,
 	u32 asker = be32_to_cpu(q->asker_qpn) & RMP_BTH_QPN_MASK;
 
 	qp = rmp_qp_get(dev, be32_to_cpu(q->peer_qpn) & RMP_BTH_QPN_MASK);
-	if (READ_ONCE(dev->ext_mode) == RMP_EXT_OFF)
+	if (rmp_knob_get(dev, RMP_KNOB_EXT) == RMP_EXT_OFF)
 		status = RMP_EXT_ST_REFUSED;
 	else if (qp && rmp_ext_pair(qp, asker, from))
 		status = RMP_EXT_ST_AGREED;

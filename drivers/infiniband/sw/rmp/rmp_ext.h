@@ -24,13 +24,11 @@ struct rmp_qp;
  * @RMP_EXT_AUTO: ask each RC peer; use the extensions with one that agrees
  * @RMP_EXT_ON: assume every RC peer is rmp: no asking (fabrics of rmp
  *	hosts only)
- * @RMP_EXT_MODES: number of modes
  */
 enum rmp_ext_mode {
 	RMP_EXT_OFF,
 	RMP_EXT_AUTO,
 	RMP_EXT_ON,
-	RMP_EXT_MODES,
 };
 
 /**
@@ -90,8 +88,6 @@ static_assert(sizeof(struct rmp_ext_msg) == 16);
 int rmp_ext_register(void);
 void rmp_ext_unregister(void);
 void rmp_ext_ask(struct rmp_qp *qp);
-const char *rmp_ext_mode_name(enum rmp_ext_mode mode);
-int rmp_ext_mode_parse(const char *buf);
 const char *rmp_ext_state_name(enum rmp_ext_state state);
 
 #endif /* RMP_EXT_H */

@@ -11,6 +11,7 @@
 #include "rmp_dev.h"
 #include "rmp_ext.h"
 #include "rmp_net.h"
+#include "rmp_sysfs.h"
 #include "engine/icrc.h"
 
 struct workqueue_struct *rmp_wq;
@@ -26,6 +27,7 @@ static int __init rmp_init(void)
 
 	/* The kernel's CRC-32 is faster than the engine's portable one. */
 	rmp_icrc_set_crc32(crc32_le);
+	rmp_sysfs_init();
 	/*
 	 * Storage protocols run over RDMA: the QPs may serve reclaim. The work
 	 * items stand in for a NIC's engines and run at high priority, as

@@ -857,7 +857,8 @@ static int rmp_fill_res_paths(struct sk_buff *msg, const struct rmp_paths *ps)
  * the send ring's indices, the requester's PSNs and WQE counts, the
  * responder's expected PSN, and for RC what the QP knows of its peer's
  * extensions, whether its responder takes sprayed WRITEs out of order
- * (``ooo``) and, if it sprays, its paths. Taken between the transport's
+ * (``ooo``), if it sprays, its paths, and if it paces itself (cc=dcqcn),
+ * its rate and the cuts it took. Taken between the transport's
  * runs, so consistent.
  *
  * Return: 0, or -EMSGSIZE when @msg is full.
@@ -904,6 +905,11 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	if (!err && qp->responder.on && qp->ibqp.qp_type == IB_QPT_RC)
 		err = rdma_nl_put_driver_u32(msg, "ooo",
 					     qp->responder.resp.ooo);
+	if (!err && qp->requester.on && r->pacer)
+		err = rdma_nl_put_driver_u64(msg, "cc-rate-kbps",
+					     rmp_dcqcn_rate(r->pacer)) ?:
+		      rdma_nl_put_driver_u64(msg, "cc-cuts",
+					     r->pacer->stats.cuts);
 	rmp_qp_unlock_run(qp);
 	if (err) {
 		nla_nest_cancel(msg, table);

@@ -16,6 +16,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "rmp_ah.h"
+#include "rmp_cc.h"
 #include "rmp_net.h"
 #include "rmp_queue.h"
 #include "rmp_recv.h"
@@ -124,6 +125,7 @@ enum rmp_qp_runner {
  *	whose run is owed at the end of this run (rmp_recv())
  * @requester: requester and completer state
  * @responder: responder state
+ * @cc: RC, UC: congestion control state
  *
  * Everything from @timer_at on belongs to the runs of the transport
  * (under @run).
@@ -158,6 +160,7 @@ struct rmp_qp {
 	struct rmp_recv_batch deliveries;
 	struct rmp_requester requester;
 	struct rmp_responder responder;
+	struct rmp_cc cc;
 };
 
 static inline struct rmp_qp *to_rmp_qp(struct ib_qp *ibqp)

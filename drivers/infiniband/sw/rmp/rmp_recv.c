@@ -35,8 +35,10 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+#include <net/inet_ecn.h>
 #include <net/ipv6.h>
 
+#include "rmp_cc.h"
 #include "rmp_dev.h"
 #include "rmp_ext.h"
 #include "rmp_pkt.h"
@@ -225,11 +227,42 @@ static bool rmp_recv_from_peer(const struct rmp_qp *qp,
 	       ipv6_addr_equal(&ipv6_hdr(skb)->daddr, &fl->saddr6);
 }
 
+/* The packet met congestion on its way: a switch marked it CE. */
+static bool rmp_recv_ce(const struct sk_buff *skb)
+{
+	u8 dsfield = ip_hdr(skb)->version == 4 ?
+		     ipv4_get_dsfield(ip_hdr(skb)) :
+		     ipv6_get_dsfield(ipv6_hdr(skb));
+
+	return INET_ECN_is_ce(dsfield);
+}
+
+/*
+ * A CNP: the peer of a connected QP saw the QP's packets congested. Its
+ * ICRC is checked here: nothing else reads the packet.
+ */
+static void rmp_recv_cnp(struct rmp_qp *qp, struct sk_buff *skb)
+{
+	struct rmp_dev *dev = to_rmp_dev(qp->ibqp.device);
+	int err;
+
+	if (!rmp_qp_connected(qp) || !rmp_recv_from_peer(qp, skb)) {
+		err = rmp_recv_icrc(skb, NULL);
+		rmp_stats_inc(&dev->stats, err == -EBADMSG ?
+			      RMP_CNT_RX_DROP_ICRC : RMP_CNT_RX_DROP_QP);
+	} else if (rmp_recv_icrc(skb, NULL)) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_ICRC);
+	} else {
+		rmp_cc_cnp(qp);
+	}
+}
+
 /* Hand one queued packet to the responder or the requester. */
 static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 {
 	struct rmp_dev *dev = to_rmp_dev(qp->ibqp.device);
 	unsigned int len = skb->len - sizeof(struct udphdr);
+	const struct udphdr *uh = (const void *)skb->data;
 	const struct rmp_opcode_info *info;
 	const struct sk_buff *unchecked;
 	struct rmp_hdr_fields f;
@@ -243,6 +276,10 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 		return;
 	info = rmp_opcode_info(f.bth.opcode);
 	payload = skb->data + sizeof(struct udphdr) + f.hdr_len;
+	if (info->qpt == RMP_QPT_CNP) {
+		rmp_recv_cnp(qp, skb);
+		return;
+	}
 
 	switch (qp->ibqp.qp_type) {
 	case IB_QPT_RC:
@@ -267,6 +304,8 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 		goto drop;
 	if ((info->flags & RMP_OPF_RESP) && !qp->requester.on)
 		goto drop;
+	if (conn && rmp_recv_ce(skb))
+		rmp_cc_congested(qp, f.payload_len);
 	/* RC checks the ICRC itself, with the payload's copy where it can. */
 	unchecked = qpt == RMP_QPT_RC && !rmp_recv_looped(skb) ? skb : NULL;
 	if (!unchecked && rmp_recv_icrc(skb, NULL)) {
@@ -278,7 +317,8 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	else if (info->flags & RMP_OPF_RESP)
 		rmp_requester_response(qp, &f, payload, unchecked);
 	else
-		rmp_responder_request(qp, &f, payload, unchecked);
+		rmp_responder_request(qp, &f, payload, unchecked,
+				      ntohs(uh->source));
 	return;
 
 drop:

@@ -156,6 +156,7 @@ void rmp_requester_free(struct rmp_qp *qp)
 	kvfree(qp->requester.ring);
 	kvfree(qp->requester.slots);
 	kvfree(qp->requester.mp);
+	rmp_cc_free(qp);
 	qp->requester.ring = NULL;
 	qp->requester.slots = NULL;
 	qp->requester.mp = NULL;
@@ -176,8 +177,8 @@ void rmp_requester_multipath(struct rmp_qp *qp)
 	struct rmp_requester *rq = &qp->requester;
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	struct rmp_paths_cfg cfg = {
-		.npaths = READ_ONCE(dev->paths),
-		.spray = READ_ONCE(dev->spray),
+		.npaths = rmp_knob_get(dev, RMP_KNOB_PATHS),
+		.spray = rmp_knob_get(dev, RMP_KNOB_SPRAY),
 		.sport = rq->req.sport,
 		.seed = qp->ibqp.qp_num,
 		.dead_after_ns = RMP_REQUESTER_PATH_DEAD_NS,
@@ -248,7 +249,8 @@ int rmp_requester_start(struct rmp_qp *qp)
 	rq->qkey = a->qkey;
 	mutex_unlock(&qp->lock);
 
-	err = rmp_req_init(&rq->req, rq->ring, rq->nslots, &cfg, sq_psn);
+	err = rmp_req_init(&rq->req, rq->ring, rq->nslots, &cfg, sq_psn) ?:
+	      rmp_cc_start(qp);
 	if (err)
 		return err;
 	memset(&rq->seen, 0, sizeof(rq->seen));
@@ -592,6 +594,7 @@ static void rmp_requester_count(struct rmp_qp *qp)
 	*seen = *s;
 	if (rq->req.paths)
 		rmp_requester_count_paths(qp, st);
+	rmp_cc_count(qp);
 }
 
 /**

@@ -103,9 +103,11 @@ int rmp_responder_start(struct rmp_qp *qp)
 		cfg.access |= RMP_RESP_ALLOW_ATOMIC;
 	nres = cfg.uc ? 0 : a->max_dest_rd_atomic;
 	rmp_av_to_flow(&qp->av, &qp->flow);
+	rmp_cc_mark_flow(qp);
 	dst_cache_reset(&qp->routes);
 	qp->sport = rmp_req_udp_sport(qp->av.flow_label, qp->ibqp.qp_num,
 				      a->dest_qp_num);
+	rs->ack_sport = qp->sport;
 	qp->peer_local = rmp_net_is_local(rmp_qp_dev(qp), &qp->flow);
 	mutex_unlock(&qp->lock);
 
@@ -147,12 +149,12 @@ void rmp_responder_free(struct rmp_qp *qp)
 }
 
 /*
- * Send a response whose payload, if any, is @len bytes at @va in @mr, or
- * else at @buf.
+ * Send a response from UDP source port @sport whose payload, if any, is
+ * @len bytes at @va in @mr, or else at @buf.
  */
-static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
-			       struct rmp_mr *mr, u64 va, const void *buf,
-			       u32 len)
+static void rmp_responder_xmit(struct rmp_qp *qp, u16 sport,
+			       struct rmp_hdr_fields *f, struct rmp_mr *mr,
+			       u64 va, const void *buf, u32 len)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	u32 payload_crc = 0, *crc = qp->peer_local ? NULL : &payload_crc;
@@ -174,8 +176,20 @@ static void rmp_responder_xmit(struct rmp_qp *qp, struct rmp_hdr_fields *f,
 		kfree_skb(skb);
 		return;
 	}
-	rmp_net_xmit(dev, &qp->flow, &qp->routes, qp->sport, skb, crc,
+	rmp_net_xmit(dev, &qp->flow, &qp->routes, sport, skb, crc,
 		     &qp->deliveries);
+}
+
+/*
+ * The source port of an acknowledgment. Multipath: the port of the
+ * request that prompted it, so acknowledgements spread over the paths in
+ * use and a path that died takes only its share of them along.
+ */
+static u16 rmp_responder_ack_sport(const struct rmp_qp *qp)
+{
+	const struct rmp_responder *rs = &qp->responder;
+
+	return rmp_resp_sacks(&rs->resp) ? rs->ack_sport : qp->sport;
 }
 
 /*
@@ -200,7 +214,8 @@ static void rmp_responder_send_sack(struct rmp_qp *qp,
 	f.bth.psn = s.cum_ack;
 	f.aeth.syndrome = r->syndrome;
 	f.aeth.msn = resp->msn;
-	rmp_responder_xmit(qp, &f, NULL, 0, block, len);
+	rmp_responder_xmit(qp, rmp_responder_ack_sport(qp), &f, NULL, 0, block,
+			   len);
 }
 
 static void rmp_responder_send_ack(struct rmp_qp *qp,
@@ -220,7 +235,8 @@ static void rmp_responder_send_ack(struct rmp_qp *qp,
 	f.aeth.syndrome = r->syndrome;
 	f.aeth.msn = r->msn;
 	f.atmack.orig = r->orig;
-	rmp_responder_xmit(qp, &f, NULL, 0, NULL, 0);
+	rmp_responder_xmit(qp, rmp_responder_ack_sport(qp), &f, NULL, 0, NULL,
+			   0);
 }
 
 /*
@@ -252,7 +268,8 @@ static void rmp_responder_send_read(struct rmp_qp *qp)
 		f.bth.psn = pkt.psn;
 		f.aeth.syndrome = pkt.syndrome;
 		f.aeth.msn = pkt.msn;
-		rmp_responder_xmit(qp, &f, mr, pkt.va, NULL, pkt.len);
+		rmp_responder_xmit(qp, qp->sport, &f, mr, pkt.va, NULL,
+				   pkt.len);
 	}
 	rs->read_pending = cur->npkts;
 	if (mr)
@@ -562,10 +579,11 @@ static bool rmp_responder_checks_late(const struct rmp_responder *rs,
  * @f: the packet's headers
  * @payload: its payload, @f->payload_len bytes
  * @unchecked: the packet, if its ICRC is still to be checked; else NULL
+ * @sport: its UDP source port
  */
 void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			   const void *payload,
-			   const struct sk_buff *unchecked)
+			   const struct sk_buff *unchecked, u16 sport)
 {
 	struct rmp_responder *rs = &qp->responder;
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
@@ -635,6 +653,7 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		rmp_stats_inc(st, RMP_CNT_RX_DROP_QP);
 		return;
 	}
+	rs->ack_sport = sport;
 	rmp_responder_reply(qp, &out.reply);
 	if (out.error) {
 		rmp_responder_send_pending_ack(qp);

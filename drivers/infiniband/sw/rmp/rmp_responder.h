@@ -28,6 +28,8 @@ struct sk_buff;
  * @on: started (the QP reached RTR since its last RESET)
  * @dqpn: RC: destination QP number
  * @qkey: UD: the Q_Key arriving packets must carry
+ * @ack_sport: RC: UDP source port of the last request answered; a
+ *	multipath QP's acknowledgements leave from it
  */
 struct rmp_responder {
 	struct rmp_resp resp;
@@ -42,13 +44,14 @@ struct rmp_responder {
 	bool on;
 	u32 dqpn;
 	u32 qkey;
+	u16 ack_sport;
 };
 
 int rmp_responder_start(struct rmp_qp *qp);
 void rmp_responder_free(struct rmp_qp *qp);
 void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			   const void *payload,
-			   const struct sk_buff *unchecked);
+			   const struct sk_buff *unchecked, u16 sport);
 void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
 		      const struct rmp_hdr_fields *f, const void *payload);
 bool rmp_responder_resume(struct rmp_qp *qp);

@@ -11,7 +11,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "rmp_dev.h"
-#include "rmp_ext.h"
+#include "rmp_knob.h"
 #include "rmp_sysfs.h"
 
 static struct rmp_dev *rmp_sysfs_dev(struct device *device)
@@ -34,91 +34,62 @@ static ssize_t netdev_show(struct device *device,
 }
 static DEVICE_ATTR_RO(netdev);
 
-static ssize_t ext_show(struct device *device, struct device_attribute *attr,
-			char *buf)
-{
-	struct rmp_dev *dev = rmp_sysfs_dev(device);
+/* The attributes of the knobs, in the order of &enum rmp_knob_id. */
+static struct device_attribute rmp_sysfs_knobs[RMP_KNOB_NR];
 
-	return sysfs_emit(buf, "%s\n",
-			  rmp_ext_mode_name(READ_ONCE(dev->ext_mode)));
+static enum rmp_knob_id rmp_sysfs_knob_id(const struct device_attribute *a)
+{
+	return a - rmp_sysfs_knobs;
 }
 
-static ssize_t ext_store(struct device *device, struct device_attribute *attr,
-			 const char *buf, size_t count)
+static ssize_t rmp_sysfs_knob_show(struct device *device,
+				   struct device_attribute *attr, char *buf)
+{
+	enum rmp_knob_id id = rmp_sysfs_knob_id(attr);
+
+	return rmp_knob_format(id, rmp_knob_get(rmp_sysfs_dev(device), id),
+			       buf, PAGE_SIZE);
+}
+
+static ssize_t rmp_sysfs_knob_store(struct device *device,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
 {
 	struct rmp_dev *dev = rmp_sysfs_dev(device);
-	int mode;
+	enum rmp_knob_id id = rmp_sysfs_knob_id(attr);
+	u32 val;
+	int err;
 
 	if (!rmp_sysfs_may_set(dev))
 		return -EPERM;
-	mode = rmp_ext_mode_parse(buf);
-	if (mode < 0)
-		return mode;
-	WRITE_ONCE(dev->ext_mode, mode);
-	return count;
-}
-static DEVICE_ATTR_RW(ext);
-
-static ssize_t paths_show(struct device *device,
-			  struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n",
-			  READ_ONCE(rmp_sysfs_dev(device)->paths));
+	err = rmp_knob_parse(id, buf, &val) ?: rmp_knob_set(dev, id, val);
+	return err ?: count;
 }
 
-static ssize_t paths_store(struct device *device,
-			   struct device_attribute *attr, const char *buf,
-			   size_t count)
+/* The netdev's name, then a file per knob. */
+static struct attribute *rmp_sysfs_attrs[1 + RMP_KNOB_NR + 1];
+
+/**
+ * rmp_sysfs_init() - build the knobs' attributes
+ *
+ * Called once, when the module loads, before any device exists.
+ */
+void rmp_sysfs_init(void)
 {
-	struct rmp_dev *dev = rmp_sysfs_dev(device);
-	u8 n;
-
-	if (!rmp_sysfs_may_set(dev))
-		return -EPERM;
-	if (kstrtou8(buf, 10, &n) || !n || n > RMP_PATHS_MAX)
-		return -EINVAL;
-	WRITE_ONCE(dev->paths, n);
-	return count;
-}
-static DEVICE_ATTR_RW(paths);
-
-static const char *const rmp_spray_names[RMP_SPRAY_NR] = {
-	[RMP_SPRAY_RR] = "rr",
-	[RMP_SPRAY_WEIGHTED] = "weighted",
-	[RMP_SPRAY_FLOWLET] = "flowlet",
-};
-
-static ssize_t spray_show(struct device *device,
-			  struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%s\n",
-		rmp_spray_names[READ_ONCE(rmp_sysfs_dev(device)->spray)]);
-}
-
-static ssize_t spray_store(struct device *device,
-			   struct device_attribute *attr, const char *buf,
-			   size_t count)
-{
-	struct rmp_dev *dev = rmp_sysfs_dev(device);
+	struct device_attribute *a;
 	int i;
 
-	if (!rmp_sysfs_may_set(dev))
-		return -EPERM;
-	i = sysfs_match_string(rmp_spray_names, buf);
-	if (i < 0)
-		return -EINVAL;
-	WRITE_ONCE(dev->spray, i);
-	return count;
+	rmp_sysfs_attrs[0] = &dev_attr_netdev.attr;
+	for (i = 0; i < RMP_KNOB_NR; i++) {
+		a = &rmp_sysfs_knobs[i];
+		sysfs_attr_init(&a->attr);
+		a->attr.name = rmp_knobs[i].name;
+		a->attr.mode = 0644;
+		a->show = rmp_sysfs_knob_show;
+		a->store = rmp_sysfs_knob_store;
+		rmp_sysfs_attrs[1 + i] = &a->attr;
+	}
 }
-static DEVICE_ATTR_RW(spray);
-
-static struct attribute *rmp_sysfs_attrs[] = {
-	&dev_attr_netdev.attr,
-	&dev_attr_ext.attr,
-	&dev_attr_paths.attr,
-	&dev_attr_spray.attr,
-	NULL
-};
 
 const struct attribute_group rmp_sysfs_group = {
 	.name = "rmp",

@@ -9,4 +9,6 @@
 
 extern const struct attribute_group rmp_sysfs_group;
 
+void rmp_sysfs_init(void);
+
 #endif /* RMP_SYSFS_H */

@@ -225,6 +225,19 @@ int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 	return 0;
 }
 
+/**
+ * rmp_req_pace() - pace the requester's packets at a rate
+ * @r: requester
+ * @d: the rate, set up, owned by the caller; NULL for none
+ *
+ * rmp_req_next() hands out packets no faster than @d allows and
+ * rmp_req_deadline() includes when it lets the next one go.
+ */
+void rmp_req_pace(struct rmp_req *r, struct rmp_dcqcn *d)
+{
+	r->pacer = d;
+}
+
 /* Internal WQE flag: its packets are sprayed (multipath). */
 #define RMP_REQ_F_SPRAY		BIT(7)
 
@@ -788,7 +801,8 @@ static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
  * @r: requester
  * @now: current time, ns
  *
- * At the end of an RNR wait, transmission resumes.  On a local ACK timeout
+ * At the end of an RNR wait, or when the pacer lets the packet waiting for
+ * it go, transmission resumes.  On a local ACK timeout
  * with packets outstanding, everything from the oldest unacknowledged PSN is
  * sent again and a transport retry is counted; with none left, the oldest
  * WQE fails with %RMP_REQ_ERR_RETRY_EXC.  With multipath, paths silent for
@@ -803,6 +817,11 @@ unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 
 	if (r->paths && r->state < RMP_REQ_ERROR)
 		ev = rmp_req_paths_timer(r, now);
+	if (r->paced_until && now >= r->paced_until) {
+		/* The pacer opened for the packet that waits. */
+		r->paced_until = 0;
+		ev |= RMP_REQ_EV_SEND;
+	}
 	if (!r->deadline || now < r->deadline)
 		return ev;
 	r->deadline = 0;
@@ -823,14 +842,18 @@ unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
  * @r: requester
  *
  * Return: absolute time in ns of the local ACK timeout, of the end of an
- * RNR wait or (multipath) of the path set's next event, or 0 if no timer
- * is needed.
+ * RNR wait, of the pacer letting a packet waiting for it go, or
+ * (multipath) of the path set's next event; 0 if no timer is needed.
  */
 u64 rmp_req_deadline(const struct rmp_req *r)
 {
 	u64 d = r->deadline, at;
 
-	if (!r->paths || r->state >= RMP_REQ_ERROR)
+	if (r->state >= RMP_REQ_ERROR)
+		return d;
+	if (r->paced_until && (!d || r->paced_until < d))
+		d = r->paced_until;
+	if (!r->paths)
 		return d;
 	at = rmp_req_paths_deadline(r);
 	return at && (!d || at < d) ? at : d;
@@ -944,32 +967,8 @@ static bool rmp_req_behind_spray(const struct rmp_req *r,
 	       !rmp_psn_before(r->next_psn, r->spray_end);
 }
 
-/**
- * rmp_req_next() - decide the next packet to transmit
- * @r: requester
- * @now: current time, ns
- * @pkt: filled in on success
- *
- * New packets and retransmissions come from the same cursor, in PSN order.
- * A WQE flagged %RMP_REQ_F_FENCE waits until no READ or atomic before it is
- * outstanding (a fenced LOCAL WQE waits until every WQE before it is
- * acknowledged); a READ or atomic waits while max_rd_atomic of them are
- * outstanding; nothing goes out past max_inflight PSNs beyond the oldest
- * unacknowledged one (a READ needing more goes out alone) or during an RNR
- * wait.  AckReq is set on the last packet of a message, every ack_every
- * packets and on the packet that fills the window.  On UC and UD, a WQE is
- * finished once its last packet is handed out.
- *
- * %RMP_REQ_LOCAL in @pkt->kind means: execute that WQE now.  The engine
- * counts it executed with success; the kernel reports a failure with
- * rmp_req_fail().  Call rmp_req_complete() afterwards: the WQE may be
- * ready.
- *
- * Return: 0 with @pkt set; -ENODATA if every posted WQE has been handed
- * out; -EAGAIN if the next one must wait for a response or the timer; -EIO
- * in the error and flushed states.
- */
-int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
+/* rmp_req_next() but for the pacer. */
+static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 {
 	bool rc = r->qpt == RMP_QPT_RC;
 	struct rmp_req_wqe *w;
@@ -1080,6 +1079,66 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 	if (rc && r->timeout_ns && !r->deadline)
 		r->deadline = now + r->timeout_ns;
 	return 0;
+}
+
+/* Bytes a request packet puts on the wire, as the pacer counts them. */
+static u32 rmp_req_wire_bytes(const struct rmp_req_pkt *pkt)
+{
+	u32 len = RMP_REQ_PKT_OVERHEAD;
+
+	if (pkt->kind == RMP_REQ_SEND || pkt->kind == RMP_REQ_WRITE ||
+	    pkt->kind == RMP_REQ_ATOMIC_WRITE)
+		len += pkt->len;
+	return len;
+}
+
+/**
+ * rmp_req_next() - decide the next packet to transmit
+ * @r: requester
+ * @now: current time, ns
+ * @pkt: filled in on success
+ *
+ * New packets and retransmissions come from the same cursor, in PSN order.
+ * A WQE flagged %RMP_REQ_F_FENCE waits until no READ or atomic before it is
+ * outstanding (a fenced LOCAL WQE waits until every WQE before it is
+ * acknowledged); a READ or atomic waits while max_rd_atomic of them are
+ * outstanding; nothing goes out past max_inflight PSNs beyond the oldest
+ * unacknowledged one (a READ needing more goes out alone) or during an RNR
+ * wait.  AckReq is set on the last packet of a message, every ack_every
+ * packets and on the packet that fills the window.  On UC and UD, a WQE is
+ * finished once its last packet is handed out.
+ *
+ * %RMP_REQ_LOCAL in @pkt->kind means: execute that WQE now.  The engine
+ * counts it executed with success; the kernel reports a failure with
+ * rmp_req_fail().  Call rmp_req_complete() afterwards: the WQE may be
+ * ready.
+ *
+ * With a pacer (rmp_req_pace()), nothing goes out while it holds packets
+ * back (rmp_req_deadline() then says when it lets the next one go), and
+ * each packet handed out is charged to it.
+ *
+ * Return: 0 with @pkt set; -ENODATA if every posted WQE has been handed
+ * out; -EAGAIN if the next one must wait for a response, the pacer or the
+ * timer; -EIO in the error and flushed states.
+ */
+int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
+{
+	int err;
+
+	r->paced_until = 0;
+	if (r->pacer && r->state < RMP_REQ_ERROR &&
+	    (rmp_req_unsent(r) || (r->paths && r->sb->nlost))) {
+		/* The rate's timers catch up here, when they matter. */
+		rmp_dcqcn_tick(r->pacer, now);
+		if (!rmp_dcqcn_may_send(r->pacer, now)) {
+			r->paced_until = rmp_dcqcn_deadline(r->pacer, now);
+			return -EAGAIN;
+		}
+	}
+	err = rmp_req_pick(r, now, pkt);
+	if (!err && r->pacer && pkt->kind != RMP_REQ_LOCAL)
+		rmp_dcqcn_sent(r->pacer, rmp_req_wire_bytes(pkt), now);
+	return err;
 }
 
 /**

@@ -9,6 +9,7 @@
 #include "compat.h"
 #include "psn.h"
 #include "hdr.h"
+#include "dcqcn.h"
 #include "scoreboard.h"
 
 /**
@@ -42,6 +43,11 @@
 #define RMP_REQ_RING_MAX		BIT(15)
 /* rnr_retry value meaning "retry for ever". */
 #define RMP_REQ_RNR_INFINITE		7
+/*
+ * Bytes a request packet takes on the wire beside its payload, as a pacer
+ * counts them: Ethernet with FCS, IPv4, UDP, BTH, RETH and ICRC.
+ */
+#define RMP_REQ_PKT_OVERHEAD		78
 
 /**
  * enum rmp_req_kind - what a send WQE does, as far as the transport cares
@@ -341,6 +347,10 @@ struct rmp_req_stats {
  *	are not sprayed wait until everything before it is acknowledged
  * @probe: multipath: a dead path due a probe, the next sprayed packet's,
  *	or -1
+ * @pacer: the rate packets go out at, owned by the caller; NULL for as
+ *	fast as the window allows (see rmp_req_pace())
+ * @paced_until: when @pacer lets the packet go that the last
+ *	rmp_req_next() held back for it; 0 if none waits
  * @stats: counters
  *
  * Ring indices count up for ever and are reduced with @mask; indices and
@@ -388,6 +398,9 @@ struct rmp_req {
 	u32 spray_end;
 	int probe;
 
+	struct rmp_dcqcn *pacer;
+	u64 paced_until;
+
 	struct rmp_req_stats stats;
 };
 
@@ -399,6 +412,7 @@ int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
 		 const struct rmp_req_cfg *cfg, u32 sq_psn);
 int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 		      struct rmp_sb *sb);
+void rmp_req_pace(struct rmp_req *r, struct rmp_dcqcn *d);
 int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 		 u32 flags);
 int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt);

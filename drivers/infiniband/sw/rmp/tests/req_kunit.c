@@ -1404,6 +1404,61 @@ static void rmp_req_post__largest_message(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&h.r, 0, &pkt), -EAGAIN);
 }
 
+/*
+ * A pacer at 100 Mbit/s holds a 1 MiB WRITE to its rate: a burst of its
+ * bucket, then a packet whenever rmp_req_deadline() says, never earlier;
+ * once nothing waits for it, the pacer sets no timer.
+ */
+static void rmp_req_next__paced(struct kunit *test)
+{
+	struct rmp_req_cfg cfg = ICFG(RC, 1024, 7, 7, 20, 1024);
+	const u64 line = 100000, t0 = 1000;
+	u64 now = t0, wire = 0, burst = 0, deadline, want;
+	struct rmp_dcqcn_cfg dcfg;
+	struct rmp_dcqcn d;
+	struct rmp_req_pkt pkt;
+	u32 sent = 0;
+	int err;
+
+	memset(&h, 0, sizeof(h));
+	KUNIT_ASSERT_EQ(test, rmp_req_init(&h.r, h.ring, 8, &cfg, 0), 0);
+	rmp_dcqcn_cfg_default(&dcfg, line);
+	rmp_dcqcn_init(&d, &dcfg, now);
+	rmp_req_pace(&h.r, &d);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&h.r, RMP_REQ_WRITE, 1 << 20, 0),
+			0);
+	while (sent < 1024) {
+		err = rmp_req_next(&h.r, now, &pkt);
+		if (!err) {
+			KUNIT_ASSERT_EQ(test, pkt.psn, sent);
+			wire += pkt.len + RMP_REQ_PKT_OVERHEAD;
+			if (now == t0)
+				burst = wire;
+			sent++;
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, err, -EAGAIN);
+		deadline = rmp_req_deadline(&h.r);
+		/* The ACK timeout is further off than the pacer. */
+		KUNIT_ASSERT_GT(test, deadline, now);
+		KUNIT_ASSERT_LT(test, deadline, h.r.deadline);
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, deadline - 1, &pkt),
+				-EAGAIN);
+		now = deadline;
+	}
+	/* The bucket went at once, a packet more at most. */
+	KUNIT_EXPECT_GE(test, burst, dcfg.burst_bytes);
+	KUNIT_EXPECT_LT(test, burst, dcfg.burst_bytes + 1024 +
+					RMP_REQ_PKT_OVERHEAD);
+	/* The rest at the line rate (kbit/s: bits per ms), within 1%. */
+	want = (wire - burst) * 8 * 1000000 / line;
+	KUNIT_EXPECT_GE(test, now - t0, want * 99 / 100);
+	KUNIT_EXPECT_LE(test, now - t0, want * 101 / 100);
+	/* Everything sent: only the ACK timeout is left to wait for. */
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&h.r, now, &pkt), -ENODATA);
+	KUNIT_EXPECT_EQ(test, rmp_req_deadline(&h.r), h.r.deadline);
+}
+
 /* ---- Randomized: model responder over a lossy, reordering link -------- */
 
 #define SIM_WQES	1500
@@ -1861,6 +1916,7 @@ static struct kunit_case rmp_req_cases[] = {
 	KUNIT_CASE_PARAM(rmp_req_ack__remote_errors, nak_gen_params),
 	KUNIT_CASE(rmp_req_ack__rnr_infinite),
 	KUNIT_CASE(rmp_req_post__largest_message),
+	KUNIT_CASE(rmp_req_next__paced),
 	KUNIT_CASE_PARAM(rmp_req__random_link, sim_gen_params),
 	{}
 };

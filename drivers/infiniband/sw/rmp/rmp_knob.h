@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Device knobs: the settings an operator tunes per rmp device, one table
+ * that sysfs (and every other control interface) reads and writes.
+ */
+#ifndef RMP_KNOB_H
+#define RMP_KNOB_H
+
+#include <linux/types.h>
+
+struct rmp_dev;
+
+/**
+ * enum rmp_knob_id - the knobs of a device
+ * @RMP_KNOB_EXT: ``ext``, &enum rmp_ext_mode
+ * @RMP_KNOB_PATHS: ``paths``, paths a multipath QP sprays over
+ * @RMP_KNOB_SPRAY: ``spray``, &enum rmp_spray
+ * @RMP_KNOB_CC: ``cc``, &enum rmp_cc_mode
+ * @RMP_KNOB_ECN: ``ecn``, data packets leave ECN-capable (ECT(0))
+ * @RMP_KNOB_LINK_RATE: ``link_rate``, Mbit/s the port sends at, at most;
+ *	0 for the netdev's speed
+ * @RMP_KNOB_CNP_INTERVAL: ``cnp_interval``, us between two CNPs of a QP
+ * @RMP_KNOB_CNP_DSCP: ``cnp_dscp``, the DSCP CNPs leave with
+ * @RMP_KNOB_DCQCN_MIN_RATE: ``dcqcn_min_rate``, kbit/s
+ * @RMP_KNOB_DCQCN_G_SHIFT: ``dcqcn_g_shift``, alpha gain 1/2^n
+ * @RMP_KNOB_DCQCN_ALPHA_PERIOD: ``dcqcn_alpha_period``, us
+ * @RMP_KNOB_DCQCN_RATE_PERIOD: ``dcqcn_rate_period``, us
+ * @RMP_KNOB_DCQCN_BYTE_THRESHOLD: ``dcqcn_byte_threshold``, KiB; 0 for
+ *	the engine's choice for the port's rate
+ * @RMP_KNOB_DCQCN_FAST_STAGES: ``dcqcn_fast_stages``
+ * @RMP_KNOB_DCQCN_AI_RATE: ``dcqcn_ai_rate``, kbit/s; 0 likewise
+ * @RMP_KNOB_DCQCN_HAI_RATE: ``dcqcn_hai_rate``, kbit/s; 0 likewise
+ * @RMP_KNOB_NR: number of knobs
+ */
+enum rmp_knob_id {
+	RMP_KNOB_EXT,
+	RMP_KNOB_PATHS,
+	RMP_KNOB_SPRAY,
+	RMP_KNOB_CC,
+	RMP_KNOB_ECN,
+	RMP_KNOB_LINK_RATE,
+	RMP_KNOB_CNP_INTERVAL,
+	RMP_KNOB_CNP_DSCP,
+	RMP_KNOB_DCQCN_MIN_RATE,
+	RMP_KNOB_DCQCN_G_SHIFT,
+	RMP_KNOB_DCQCN_ALPHA_PERIOD,
+	RMP_KNOB_DCQCN_RATE_PERIOD,
+	RMP_KNOB_DCQCN_BYTE_THRESHOLD,
+	RMP_KNOB_DCQCN_FAST_STAGES,
+	RMP_KNOB_DCQCN_AI_RATE,
+	RMP_KNOB_DCQCN_HAI_RATE,
+	RMP_KNOB_NR,
+};
+
+/**
+ * enum rmp_cc_mode - the device knob ``cc``: how senders pace themselves
+ * @RMP_CC_NONE: as fast as the window allows
+ * @RMP_CC_DCQCN: a rate cut by each CNP the peer sends and regained
+ *	over time, DCQCN-style (engine/dcqcn.h)
+ * @RMP_CC_NR: number of modes
+ */
+enum rmp_cc_mode {
+	RMP_CC_NONE,
+	RMP_CC_DCQCN,
+	RMP_CC_NR,
+};
+
+/**
+ * struct rmp_knob - what a knob takes
+ * @name: its name, also its file in sysfs
+ * @unit: the unit of a number, "" for none; NULL for a word knob
+ * @words: a word knob's words, indexed by value; NULL for a number
+ * @min: smallest value (a word knob: 0)
+ * @max: largest value (a word knob: the last word's index)
+ * @def: value of a new device
+ */
+struct rmp_knob {
+	const char *name;
+	const char *unit;
+	const char *const *words;
+	u32 min;
+	u32 max;
+	u32 def;
+};
+
+extern const struct rmp_knob rmp_knobs[RMP_KNOB_NR];
+
+void rmp_knob_defaults(struct rmp_dev *dev);
+u32 rmp_knob_get(const struct rmp_dev *dev, enum rmp_knob_id id);
+int rmp_knob_parse(enum rmp_knob_id id, const char *buf, u32 *val);
+int rmp_knob_format(enum rmp_knob_id id, u32 val, char *buf, size_t size);
+int rmp_knob_set(struct rmp_dev *dev, enum rmp_knob_id id, u32 val);
+
+#endif /* RMP_KNOB_H */
