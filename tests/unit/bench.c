@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../drivers/infiniband/sw/rmp/engine/credit.h"
 #include "../../drivers/infiniband/sw/rmp/engine/dcqcn.h"
 #include "../../drivers/infiniband/sw/rmp/engine/hdr.h"
 #include "../../drivers/infiniband/sw/rmp/engine/paths.h"
@@ -212,6 +213,43 @@ static void dcqcn_paced(void)
 	sink += sum;
 }
 
+static struct rmp_credit_rx credit_rx;
+static struct rmp_credit_peer credit_peers[16];
+
+/*
+ * A receiver granting 16 busy senders at 100 Gbit/s, 4 KiB packets: per
+ * packet, its arrival taken in, a tick granting one packet of credit, and
+ * that grant taken to be sent.
+ */
+static void credit_grant(void)
+{
+	const struct rmp_credit_rx_cfg cfg = {
+		.rate_kbps = 100000000, .min_kbps = 1000000, .window = 64,
+		.overcommit = 8, .policy = RMP_CREDIT_FAIR,
+		.idle_ns = 1000000, .ecn_every = 64, .burst_bytes = 4200,
+	};
+	u32 i, n = ARRAY_SIZE(credit_peers);
+	struct rmp_credit_peer *p;
+	u64 t = 1;
+
+	failures += !!rmp_credit_rx_init(&credit_rx, &cfg, t);
+	for (i = 0; i < n; i++) {
+		rmp_credit_peer_init(&credit_peers[i], 4200, 0);
+		failures += !!rmp_credit_rx_request(&credit_rx,
+						    &credit_peers[i],
+						    1U << 22, t);
+	}
+	for (i = 0; i < PACKETS; i++) {
+		t += 336;	/* 4200 bytes at 100 Gbit/s */
+		p = &credit_peers[i % n];
+		rmp_credit_rx_data(&credit_rx, p, p->rcvd, !(i & 255), t);
+		rmp_credit_rx_tick(&credit_rx, t);
+		while ((p = rmp_credit_rx_take_due(&credit_rx)))
+			sink += p->granted;
+	}
+	failures += !credit_rx.stats.granted;
+}
+
 /* The headers of an RC WRITE FIRST packet, parsed. */
 static void hdr_parse(void)
 {
@@ -258,6 +296,8 @@ static const struct {
 	  scoreboard_sack_every_16 },
 	{ "DCQCN, 100 Gbit/s, 4 KiB: pacer, sent, a CNP every 1024",
 	  dcqcn_paced },
+	{ "credit, 16 senders, 100 Gbit/s: data in, tick, grant out",
+	  credit_grant },
 	{ "RC WRITE FIRST headers: parse", hdr_parse },
 };
 

@@ -109,6 +109,20 @@ const struct rmp_opcode_info rmp_opcode_table[256] = {
 		.hdr_len = RMP_HLEN(RMP_OPF_AETH),
 	},
 
+	[RMP_OP_EXT_GRANT] = {
+		.name = "EXT_GRANT",
+		.qpt = RMP_QPT_EXT,
+		.flags = RMP_OPF_RESP | RMP_OPF_ONLY,
+		.hdr_len = RMP_HLEN(0),
+	},
+
+	[RMP_OP_EXT_CREDIT_REQUEST] = {
+		.name = "EXT_CREDIT_REQUEST",
+		.qpt = RMP_QPT_EXT,
+		.flags = RMP_OPF_ONLY,
+		.hdr_len = RMP_HLEN(0),
+	},
+
 	[RMP_OP_CNP] = {
 		.name = "CNP",
 		.qpt = RMP_QPT_CNP,

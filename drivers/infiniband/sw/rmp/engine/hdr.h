@@ -60,6 +60,10 @@ enum rmp_opcode {
 	RMP_OP_EXT_FIRST			= 0xc0,
 	/* Multipath: an ACK whose payload is a SACK (struct rmp_sack_wire). */
 	RMP_OP_EXT_SACK				= 0xc0,
+	/* Receiver credit: the PSN limit granted, in the BTH's PSN. */
+	RMP_OP_EXT_GRANT			= 0xc1,
+	/* Receiver credit: the PSN limit asked for, in the BTH's PSN. */
+	RMP_OP_EXT_CREDIT_REQUEST		= 0xc2,
 };
 
 /**

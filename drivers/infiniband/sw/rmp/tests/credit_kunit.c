@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for receiver credit: the sender's budget and grants, the
+ * receiver's checks, and senders sharing one receiver's downlink in a
+ * simulated network driven by a fake clock.
+ */
+#include <kunit/test.h>
+
+#include "../engine/credit.h"
+#include "../engine/psn.h"
+
+#define US	1000ULL
+#define MS	(1000 * US)
+
+/* ---- Sender ------------------------------------------------------------ */
+
+static void rmp_credit_tx__unscheduled_budget(struct kunit *test)
+{
+	struct rmp_credit_tx tx;
+	u32 psn = 0xfffffe, i;
+
+	rmp_credit_tx_init(&tx, 4, 100 * US, psn);
+	/* A burst: four packets go with nothing in flight at its start. */
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, rmp_credit_tx_may_send(&tx,
+				  rmp_psn_add(psn, i), psn, psn + 100, 0));
+	KUNIT_EXPECT_FALSE(test, rmp_credit_tx_may_send(&tx,
+			   rmp_psn_add(psn, 4), psn, rmp_psn_add(psn, 100),
+			   0));
+	KUNIT_EXPECT_TRUE(test, tx.ask);
+	KUNIT_EXPECT_EQ(test, tx.want, rmp_psn_add(psn, 100));
+	KUNIT_EXPECT_EQ(test, tx.stalls, 1ULL);
+	rmp_credit_tx_asked(&tx, 0);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_deadline(&tx), 100 * US);
+	/* Everything acknowledged, but it waits for credit: no new budget. */
+	KUNIT_EXPECT_FALSE(test, rmp_credit_tx_may_send(&tx,
+			   rmp_psn_add(psn, 4), rmp_psn_add(psn, 4),
+			   rmp_psn_add(psn, 100), 50 * US));
+	KUNIT_EXPECT_FALSE(test, tx.ask);
+	/* A period later it asks again: its request or the grant was lost. */
+	KUNIT_EXPECT_FALSE(test, rmp_credit_tx_may_send(&tx,
+			   rmp_psn_add(psn, 4), rmp_psn_add(psn, 4),
+			   rmp_psn_add(psn, 100), 100 * US));
+	KUNIT_EXPECT_TRUE(test, tx.ask);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, rmp_psn_add(psn, 6),
+						  rmp_psn_add(psn, 100)), 0);
+	KUNIT_EXPECT_TRUE(test, rmp_credit_tx_may_send(&tx,
+			  rmp_psn_add(psn, 5), rmp_psn_add(psn, 4),
+			  rmp_psn_add(psn, 100), 100 * US));
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_deadline(&tx), RMP_CREDIT_NEVER);
+	/* Done and acknowledged: the next burst has its budget again. */
+	KUNIT_EXPECT_TRUE(test, rmp_credit_tx_may_send(&tx,
+			  rmp_psn_add(psn, 6), rmp_psn_add(psn, 6),
+			  rmp_psn_add(psn, 7), 200 * US));
+	KUNIT_EXPECT_EQ(test, tx.limit, rmp_psn_add(psn, 10));
+}
+
+static void rmp_credit_tx_grant__absolute_limits(struct kunit *test)
+{
+	struct rmp_credit_tx tx;
+
+	rmp_credit_tx_init(&tx, 0, 100 * US, 100);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 110, 200), 0);
+	/* Replayed, duplicated, reordered: nothing moves. */
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 110, 200), -EALREADY);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 105, 200), -EALREADY);
+	KUNIT_EXPECT_EQ(test, tx.limit, 110U);
+	/* Beyond what was posted: refused; half the PSN space away: old. */
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 201, 200), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 110 + (1 << 23),
+						  0xffffff), -EALREADY);
+	KUNIT_EXPECT_EQ(test, tx.limit, 110U);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 200, 200), 0);
+	KUNIT_EXPECT_EQ(test, tx.grants, 2ULL);
+	KUNIT_EXPECT_EQ(test, tx.stale, 3ULL);
+	KUNIT_EXPECT_EQ(test, tx.refused, 1ULL);
+	/* No budget at all: every packet waits for a grant. */
+	KUNIT_EXPECT_FALSE(test, rmp_credit_tx_may_send(&tx, 200, 200, 201,
+							0));
+}
+
+/* ---- Receiver checks --------------------------------------------------- */
+
+static const struct rmp_credit_rx_cfg base_cfg = {
+	.rate_kbps = 1000000,
+	.min_kbps = 10000,
+	.window = 8,
+	.overcommit = 8,
+	.policy = RMP_CREDIT_FAIR,
+	.idle_ns = 2 * MS,
+	.ecn_every = 32,
+	.burst_bytes = 2200,
+};
+
+struct init_case {
+	const char *name;
+	void (*change)(struct rmp_credit_rx_cfg *cfg);
+	int ret;
+};
+
+static void no_rate(struct rmp_credit_rx_cfg *c) { c->rate_kbps = 0; }
+static void floor_above(struct rmp_credit_rx_cfg *c) { c->min_kbps = 2000000; }
+static void no_window(struct rmp_credit_rx_cfg *c) { c->window = 0; }
+static void no_overcommit(struct rmp_credit_rx_cfg *c) { c->overcommit = 0; }
+static void overcommit_max(struct rmp_credit_rx_cfg *c)
+{
+	c->overcommit = RMP_CREDIT_ACTIVE_MAX;
+}
+static void overcommit_over(struct rmp_credit_rx_cfg *c)
+{
+	c->overcommit = RMP_CREDIT_ACTIVE_MAX + 1;
+}
+static void bad_policy(struct rmp_credit_rx_cfg *c)
+{
+	c->policy = RMP_CREDIT_POLICY_NR;
+}
+static void no_idle(struct rmp_credit_rx_cfg *c) { c->idle_ns = 0; }
+static void no_ecn_every(struct rmp_credit_rx_cfg *c) { c->ecn_every = 0; }
+static void no_burst(struct rmp_credit_rx_cfg *c) { c->burst_bytes = 0; }
+static void srpt(struct rmp_credit_rx_cfg *c) { c->policy = RMP_CREDIT_SRPT; }
+
+static const struct init_case init_cases[] = {
+	{ "defaults", NULL, 0 },
+	{ "SRPT", srpt, 0 },
+	{ "most overcommit", overcommit_max, 0 },
+	{ "no rate", no_rate, -EINVAL },
+	{ "floor above the rate", floor_above, -EINVAL },
+	{ "no window", no_window, -EINVAL },
+	{ "no overcommit", no_overcommit, -EINVAL },
+	{ "overcommit above the slots", overcommit_over, -EINVAL },
+	{ "unknown policy", bad_policy, -EINVAL },
+	{ "no idle time", no_idle, -EINVAL },
+	{ "no ECN period", no_ecn_every, -EINVAL },
+	{ "no burst", no_burst, -EINVAL },
+};
+
+static void init_desc(const struct init_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(init, init_cases, init_desc);
+
+static void rmp_credit_rx_init__validates(struct kunit *test)
+{
+	const struct init_case *c = test->param_value;
+	struct rmp_credit_rx_cfg cfg = base_cfg;
+	struct rmp_credit_rx *rx = kunit_kzalloc(test, sizeof(*rx),
+						 GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rx);
+	if (c->change)
+		c->change(&cfg);
+	KUNIT_EXPECT_EQ(test, rmp_credit_rx_init(rx, &cfg, 0), c->ret);
+}
+
+static void rmp_credit_rx_request__checks(struct kunit *test)
+{
+	struct rmp_credit_rx *rx = kunit_kzalloc(test, sizeof(*rx),
+						 GFP_KERNEL);
+	struct rmp_credit_peer p;
+
+	KUNIT_ASSERT_NOT_NULL(test, rx);
+	KUNIT_ASSERT_EQ(test, rmp_credit_rx_init(rx, &base_cfg, 0), 0);
+	rmp_credit_peer_init(&p, 1100, 0xfffff0);
+	rmp_credit_rx_data(rx, &p, 0xfffff4, false, 0);
+	KUNIT_EXPECT_EQ(test, p.rcvd, 0xfffff5U);
+	/* Behind what arrived, or half the PSN space ahead: refused. */
+	KUNIT_EXPECT_EQ(test, rmp_credit_rx_request(rx, &p, 0xfffff2, 0),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_credit_rx_request(rx, &p,
+			rmp_psn_add(0xfffff5, 1 << 23), 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, p.slot, -1);
+	KUNIT_EXPECT_EQ(test, rx->stats.requests, 0ULL);
+	KUNIT_EXPECT_EQ(test, rmp_credit_rx_request(rx, &p, 5, 0), 0);
+	KUNIT_EXPECT_EQ(test, rx->nactive, 1U);
+	/*
+	 * A bucket of two packets: those granted at once, across the wrap,
+	 * and one more that the bucket then owes.
+	 */
+	rmp_credit_rx_tick(rx, 0);
+	KUNIT_EXPECT_EQ(test, p.granted, 0xfffff8U);
+	KUNIT_EXPECT_LT(test, rx->tokens, 0LL);
+	KUNIT_EXPECT_PTR_EQ(test, rmp_credit_rx_take_due(rx), &p);
+	KUNIT_EXPECT_NULL(test, rmp_credit_rx_take_due(rx));
+	/* Nothing due before the pacer allows the next one. */
+	KUNIT_EXPECT_GT(test, rmp_credit_rx_deadline(rx, 0), 0ULL);
+	/* Asking again makes the grant due again: it may have been lost. */
+	KUNIT_EXPECT_EQ(test, rmp_credit_rx_request(rx, &p, 5, 1), 0);
+	KUNIT_EXPECT_PTR_EQ(test, rmp_credit_rx_take_due(rx), &p);
+	rmp_credit_rx_forget(rx, &p);
+	KUNIT_EXPECT_EQ(test, rx->nactive, 0U);
+	KUNIT_EXPECT_EQ(test, rmp_credit_rx_deadline(rx, 0), RMP_CREDIT_NEVER);
+}
+
+/* ---- Simulated network -------------------------------------------------- */
+
+/*
+ * Senders -> one switch queue that drains at the link's rate (marking CE
+ * above a depth) -> the receiver; data, acknowledgments, requests and
+ * grants each take SIM_DELAY one way. Time moves in SIM_STEP steps; a
+ * sender puts at most one packet on its wire per step.
+ */
+#define SIM_SENDERS	72
+#define SIM_STEP	(1 * US)
+#define SIM_DELAY	(10 * US)
+#define SIM_PKT		1100U
+#define SIM_PIPE	256
+#define SIM_QUEUE	4096
+#define SIM_UNSCHED	4
+
+struct sim_ev {
+	u64 at;
+	u32 a;
+	u32 b;
+};
+
+struct sim_pipe {
+	struct sim_ev ev[SIM_PIPE];
+	u32 head;
+	u32 tail;
+};
+
+struct sim_sender {
+	struct rmp_credit_tx tx;
+	struct rmp_credit_peer peer;
+	struct sim_pipe grants;
+	struct sim_pipe acks;
+	u32 next;
+	u32 una;
+	u32 post;
+	u32 total;
+	u64 done_at;
+	u64 delivered;
+	bool endless;
+};
+
+struct sim {
+	struct rmp_credit_rx rx;
+	struct sim_sender s[SIM_SENDERS];
+	struct sim_pipe requests;
+	struct sim_pipe arrivals;
+	struct sim_ev queue[SIM_QUEUE];
+	u32 qhead;
+	u32 qtail;
+	u32 n;
+	u64 now;
+	u64 link_kbps;
+	u64 link_credit;
+	u32 mark_above;
+	u32 grant_loss;
+	u32 seed;
+	u32 qmax;
+	u64 qsum;
+	u64 steps;
+	u32 max_active;
+};
+
+static void pipe_push(struct kunit *test, struct sim_pipe *p, u64 at, u32 a,
+		      u32 b)
+{
+	KUNIT_ASSERT_LT(test, p->head - p->tail, (u32)SIM_PIPE);
+	p->ev[p->head++ % SIM_PIPE] = (struct sim_ev){ at, a, b };
+}
+
+static bool pipe_pop(struct sim_pipe *p, u64 now, struct sim_ev *ev)
+{
+	if (p->head == p->tail || p->ev[p->tail % SIM_PIPE].at > now)
+		return false;
+	*ev = p->ev[p->tail++ % SIM_PIPE];
+	return true;
+}
+
+static u32 sim_rand(struct sim *sim)
+{
+	sim->seed = sim->seed * 1103515245 + 12345;
+	return sim->seed >> 8;
+}
+
+static struct sim *sim_new(struct kunit *test, u32 n,
+			   const struct rmp_credit_rx_cfg *cfg)
+{
+	struct sim *sim = kunit_kzalloc(test, sizeof(*sim), GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, sim);
+	KUNIT_ASSERT_EQ(test, rmp_credit_rx_init(&sim->rx, cfg, 0), 0);
+	sim->n = n;
+	sim->link_kbps = cfg->rate_kbps;
+	sim->mark_above = SIM_QUEUE;
+	sim->seed = 1;
+	for (i = 0; i < n; i++) {
+		rmp_credit_tx_init(&sim->s[i].tx, SIM_UNSCHED, 100 * US,
+				   0xfff000 + i);
+		rmp_credit_peer_init(&sim->s[i].peer, SIM_PKT, 0xfff000 + i);
+		sim->s[i].next = 0xfff000 + i;
+		sim->s[i].una = sim->s[i].next;
+		sim->s[i].post = sim->s[i].next;
+	}
+	return sim;
+}
+
+/* Sender @i has @pkts packets more to send, or endless ones. */
+static void sim_post(struct sim *sim, u32 i, u32 pkts, bool endless)
+{
+	struct sim_sender *s = &sim->s[i];
+
+	s->endless = endless;
+	s->total += pkts;
+	s->done_at = 0;
+	s->post = rmp_psn_add(s->post, pkts);
+}
+
+static void sim_senders(struct kunit *test, struct sim *sim)
+{
+	struct sim_sender *s;
+	struct sim_ev ev;
+	u32 i;
+
+	for (i = 0; i < sim->n; i++) {
+		s = &sim->s[i];
+		while (pipe_pop(&s->grants, sim->now, &ev))
+			rmp_credit_tx_grant(&s->tx, ev.a, s->post);
+		while (pipe_pop(&s->acks, sim->now, &ev))
+			s->una = ev.a;
+		if (s->endless && rmp_psn_sub(s->post, s->next) < 64)
+			s->post = rmp_psn_add(s->post, 64);
+		if (s->next != s->post &&
+		    rmp_credit_tx_may_send(&s->tx, s->next, s->una, s->post,
+					   sim->now)) {
+			KUNIT_ASSERT_LT(test, sim->qhead - sim->qtail,
+					(u32)SIM_QUEUE);
+			sim->queue[sim->qhead++ % SIM_QUEUE] = (struct sim_ev){
+				0, i, s->next };
+			s->next = rmp_psn_add(s->next, 1);
+		}
+		if (s->tx.ask) {
+			pipe_push(test, &sim->requests, sim->now + SIM_DELAY,
+				  i, s->tx.want);
+			rmp_credit_tx_asked(&s->tx, sim->now);
+		}
+	}
+}
+
+static void sim_link(struct kunit *test, struct sim *sim)
+{
+	struct sim_ev *pkt;
+	u32 depth = sim->qhead - sim->qtail;
+
+	if (depth > sim->qmax)
+		sim->qmax = depth;
+	sim->qsum += depth;
+	if (!depth) {
+		sim->link_credit = 0;
+		return;
+	}
+	/* Bits the link moves per step: kbit/s times us. */
+	sim->link_credit += sim->link_kbps * (SIM_STEP / US);
+	while (sim->qhead != sim->qtail &&
+	       sim->link_credit >= SIM_PKT * 8 * 1000ULL) {
+		sim->link_credit -= SIM_PKT * 8 * 1000ULL;
+		pkt = &sim->queue[sim->qtail++ % SIM_QUEUE];
+		/* CE if the queue stood above the mark as it left. */
+		pipe_push(test, &sim->arrivals, sim->now + SIM_DELAY, pkt->a,
+			  pkt->b | (depth > sim->mark_above ? 1U << 31 : 0));
+		depth--;
+	}
+}
+
+static struct sim_sender *sim_sender_of(struct sim *sim,
+					 const struct rmp_credit_peer *p)
+{
+	u32 i = 0;
+
+	while (&sim->s[i].peer != p)
+		i++;
+	return &sim->s[i];
+}
+
+static void sim_receiver(struct kunit *test, struct sim *sim)
+{
+	struct rmp_credit_peer *p;
+	struct sim_sender *s;
+	struct sim_ev ev;
+	u32 psn;
+
+	while (pipe_pop(&sim->requests, sim->now, &ev))
+		rmp_credit_rx_request(&sim->rx, &sim->s[ev.a].peer, ev.b,
+				      sim->now);
+	while (pipe_pop(&sim->arrivals, sim->now, &ev)) {
+		s = &sim->s[ev.a];
+		psn = ev.b & ~(1U << 31);
+		rmp_credit_rx_data(&sim->rx, &s->peer, psn, ev.b >> 31,
+				   sim->now);
+		s->delivered++;
+		if (s->delivered == s->total)
+			s->done_at = sim->now;
+		pipe_push(test, &s->acks, sim->now + SIM_DELAY,
+			  rmp_psn_add(psn, 1), 0);
+	}
+	rmp_credit_rx_tick(&sim->rx, sim->now);
+	while ((p = rmp_credit_rx_take_due(&sim->rx))) {
+		s = sim_sender_of(sim, p);
+		if (sim_rand(sim) % 1000 < sim->grant_loss)
+			continue;
+		pipe_push(test, &s->grants, sim->now + SIM_DELAY, p->granted,
+			  0);
+	}
+	KUNIT_ASSERT_GT(test, rmp_credit_rx_deadline(&sim->rx, sim->now),
+			sim->now);
+	if (sim->rx.nactive > sim->max_active)
+		sim->max_active = sim->rx.nactive;
+}
+
+static void sim_run(struct kunit *test, struct sim *sim, u64 until)
+{
+	while (sim->now < until) {
+		sim->now += SIM_STEP;
+		sim->steps++;
+		sim_senders(test, sim);
+		sim_link(test, sim);
+		sim_receiver(test, sim);
+	}
+}
+
+/* Packets the link carries in @ns at full rate. */
+static u64 sim_capacity(const struct sim *sim, u64 ns)
+{
+	return sim->link_kbps * (ns / US) / (SIM_PKT * 8 * 1000ULL);
+}
+
+static void sim_reset_counts(struct sim *sim)
+{
+	u32 i;
+
+	for (i = 0; i < sim->n; i++)
+		sim->s[i].delivered = 0;
+	sim->qmax = 0;
+	sim->qsum = 0;
+	sim->steps = 0;
+}
+
+/* Every sender got its share of @cap packets within @pct percent. */
+static void expect_fair(struct kunit *test, struct sim *sim, u32 from,
+			u32 to, u64 cap, u32 pct)
+{
+	u64 share = cap / (to - from), total = 0;
+	u32 i;
+
+	for (i = from; i < to; i++) {
+		total += sim->s[i].delivered;
+		KUNIT_EXPECT_TRUE_MSG(test, sim->s[i].delivered * 100 >=
+				      share * (100 - pct) &&
+				      sim->s[i].delivered * 100 <=
+				      share * (100 + pct),
+				      "sender %u: %llu packets, share %llu", i,
+				      (unsigned long long)sim->s[i].delivered,
+				      (unsigned long long)share);
+	}
+	KUNIT_EXPECT_GE(test, total * 100, cap * 90);
+}
+
+struct share_case {
+	const char *name;
+	u32 senders;
+	u32 overcommit;
+	u8 policy;
+};
+
+static const struct share_case share_cases[] = {
+	{ "4 senders", 4, 8, RMP_CREDIT_FAIR },
+	{ "4 senders, overcommit 2", 4, 2, RMP_CREDIT_FAIR },
+	{ "16 senders, overcommit 4", 16, 4, RMP_CREDIT_FAIR },
+};
+
+static void share_desc(const struct share_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(share, share_cases, share_desc);
+
+/*
+ * Endless senders share the downlink evenly, fill it, and the switch
+ * queue stays within the unscheduled bursts and a window or so.
+ */
+static void rmp_credit__shares_converge(struct kunit *test)
+{
+	const struct share_case *c = test->param_value;
+	struct rmp_credit_rx_cfg cfg = base_cfg;
+	struct sim *sim;
+	u32 i;
+
+	cfg.overcommit = c->overcommit;
+	cfg.policy = c->policy;
+	sim = sim_new(test, c->senders, &cfg);
+	for (i = 0; i < c->senders; i++)
+		sim_post(sim, i, 0, true);
+	sim_run(test, sim, 5 * MS);
+	sim_reset_counts(sim);
+	sim_run(test, sim, 45 * MS);
+	expect_fair(test, sim, 0, c->senders, sim_capacity(sim, 40 * MS), 10);
+	KUNIT_EXPECT_LE(test, sim->qmax, c->overcommit * cfg.window + 2);
+	kunit_info(test, "%s: queue peak %u, mean %llu.%02llu packets\n",
+		   c->name, sim->qmax,
+		   (unsigned long long)(sim->qsum / sim->steps),
+		   (unsigned long long)(sim->qsum * 100 / sim->steps % 100));
+}
+
+/*
+ * Credit never goes out faster than the downlink: over any 1 ms, what is
+ * granted fits in the link's capacity plus the pacer's bucket.
+ */
+static void rmp_credit__never_above_the_link(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 8, &base_cfg);
+	u64 last = 0, bound;
+	u32 i;
+
+	for (i = 0; i < 8; i++)
+		sim_post(sim, i, 0, true);
+	bound = sim_capacity(sim, MS) + base_cfg.burst_bytes / SIM_PKT + 1;
+	for (i = 1; i <= 30; i++) {
+		sim_run(test, sim, i * MS);
+		KUNIT_EXPECT_LE(test, sim->rx.stats.granted - last, bound);
+		last = sim->rx.stats.granted;
+	}
+}
+
+/*
+ * Grants and requests are lost: every transfer still completes, the
+ * senders asking again for what they lost.
+ */
+static void rmp_credit__lost_grants_recover(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 3, &base_cfg);
+	u32 i;
+
+	sim->grant_loss = 300;
+	for (i = 0; i < 3; i++)
+		sim_post(sim, i, 2000, false);
+	sim_run(test, sim, 200 * MS);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, sim->s[i].delivered, 2000ULL,
+				    "sender %u", i);
+		KUNIT_EXPECT_GT(test, sim->s[i].tx.requests, 1ULL);
+	}
+}
+
+/* A sender joins, the two share; it leaves, the other has it all again. */
+static void rmp_credit__senders_join_and_leave(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 2, &base_cfg);
+
+	sim_post(sim, 0, 0, true);
+	sim_run(test, sim, 10 * MS);
+	sim_reset_counts(sim);
+	sim_run(test, sim, 20 * MS);
+	expect_fair(test, sim, 0, 1, sim_capacity(sim, 10 * MS), 10);
+
+	sim_post(sim, 1, 0, true);
+	sim_run(test, sim, 25 * MS);
+	sim_reset_counts(sim);
+	sim_run(test, sim, 45 * MS);
+	expect_fair(test, sim, 0, 2, sim_capacity(sim, 20 * MS), 10);
+
+	/* It stops posting; once idle, it leaves the schedule. */
+	sim->s[1].endless = false;
+	sim_run(test, sim, 50 * MS);
+	sim_reset_counts(sim);
+	sim_run(test, sim, 60 * MS);
+	expect_fair(test, sim, 0, 1, sim_capacity(sim, 10 * MS), 10);
+	KUNIT_EXPECT_EQ(test, sim->rx.nactive, 1U);
+	KUNIT_EXPECT_GE(test, sim->rx.stats.reclaimed, 1ULL);
+}
+
+/* A short transfer among long ones: SRPT finishes it first. */
+static u64 short_among_long(struct kunit *test, u8 policy)
+{
+	struct rmp_credit_rx_cfg cfg = base_cfg;
+	struct sim *sim;
+
+	cfg.policy = policy;
+	sim = sim_new(test, 3, &cfg);
+	sim_post(sim, 0, 100000, false);
+	sim_post(sim, 1, 100000, false);
+	sim_run(test, sim, 5 * MS);
+	sim_post(sim, 2, 300, false);
+	sim_run(test, sim, 30 * MS);
+	KUNIT_ASSERT_EQ(test, sim->s[2].delivered, 300ULL);
+	return sim->s[2].done_at - 5 * MS;
+}
+
+static void rmp_credit__srpt_finishes_short_first(struct kunit *test)
+{
+	u64 fair = short_among_long(test, RMP_CREDIT_FAIR);
+	u64 srpt = short_among_long(test, RMP_CREDIT_SRPT);
+	u64 alone = 300 * SIM_PKT * 8 * 1000ULL / base_cfg.rate_kbps * US;
+
+	kunit_info(test, "300 packets: %llu us fair, %llu us SRPT, %llu alone\n",
+		   (unsigned long long)(fair / US),
+		   (unsigned long long)(srpt / US),
+		   (unsigned long long)(alone / US));
+	KUNIT_EXPECT_LT(test, srpt * 10, fair * 7);
+	KUNIT_EXPECT_LT(test, srpt * 10, alone * 13);
+}
+
+/*
+ * The fabric's bottleneck is half the downlink: ECN marks on arriving
+ * data bring the granted rate down to it, and the queue stays short.
+ */
+static void rmp_credit__ecn_finds_the_bottleneck(struct kunit *test)
+{
+	struct sim *sim = sim_new(test, 4, &base_cfg);
+	u32 i;
+
+	sim->link_kbps = base_cfg.rate_kbps / 2;
+	sim->mark_above = 4;
+	for (i = 0; i < 4; i++)
+		sim_post(sim, i, 0, true);
+	sim_run(test, sim, 20 * MS);
+	sim_reset_counts(sim);
+	sim_run(test, sim, 60 * MS);
+	KUNIT_EXPECT_GT(test, sim->rx.stats.cuts, 0ULL);
+	KUNIT_EXPECT_LE(test, sim->rx.rate_kbps, base_cfg.rate_kbps * 3 / 4);
+	expect_fair(test, sim, 0, 4, sim_capacity(sim, 40 * MS), 15);
+	KUNIT_EXPECT_LE(test, sim->qsum / sim->steps, 8ULL);
+	kunit_info(test, "granted rate %llu kbit/s, queue peak %u, mean %llu\n",
+		   (unsigned long long)sim->rx.rate_kbps, sim->qmax,
+		   (unsigned long long)(sim->qsum / sim->steps));
+}
+
+/*
+ * More senders than slots: the receiver's state stays bounded, the
+ * senders left out ask again, and every transfer completes.
+ */
+static void rmp_credit__more_senders_than_slots(struct kunit *test)
+{
+	struct rmp_credit_rx_cfg cfg = base_cfg;
+	struct sim *sim;
+	u32 i;
+
+	cfg.idle_ns = 500 * US;
+	sim = sim_new(test, SIM_SENDERS, &cfg);
+	for (i = 0; i < SIM_SENDERS; i++)
+		sim_post(sim, i, 40, false);
+	sim_run(test, sim, 200 * MS);
+	for (i = 0; i < SIM_SENDERS; i++)
+		KUNIT_EXPECT_EQ_MSG(test, sim->s[i].delivered, 40ULL,
+				    "sender %u", i);
+	KUNIT_EXPECT_GT(test, sim->rx.stats.full, 0ULL);
+	KUNIT_EXPECT_EQ(test, sim->max_active, (u32)RMP_CREDIT_ACTIVE_MAX);
+}
+
+static struct kunit_case rmp_credit_cases[] = {
+	KUNIT_CASE(rmp_credit_tx__unscheduled_budget),
+	KUNIT_CASE(rmp_credit_tx_grant__absolute_limits),
+	KUNIT_CASE_PARAM(rmp_credit_rx_init__validates, init_gen_params),
+	KUNIT_CASE(rmp_credit_rx_request__checks),
+	KUNIT_CASE_PARAM(rmp_credit__shares_converge, share_gen_params),
+	KUNIT_CASE(rmp_credit__never_above_the_link),
+	KUNIT_CASE(rmp_credit__lost_grants_recover),
+	KUNIT_CASE(rmp_credit__senders_join_and_leave),
+	KUNIT_CASE(rmp_credit__srpt_finishes_short_first),
+	KUNIT_CASE(rmp_credit__ecn_finds_the_bottleneck),
+	KUNIT_CASE(rmp_credit__more_senders_than_slots),
+	{}
+};
+
+static struct kunit_suite rmp_credit_suite = {
+	.name = "rmp_credit",
+	.test_cases = rmp_credit_cases,
+};
+
+kunit_test_suite(rmp_credit_suite);
