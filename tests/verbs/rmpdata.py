@@ -285,7 +285,33 @@ class DataTestCase(RmpTestCase):
                              capture_output=True, text=True).stdout
         return json.loads(out)[0]
 
-    # Device counters.
+    def wait_res(self, end, key, want, timeout=5):
+        """Wait until the QP's driver attribute key reads want."""
+        stop = time.monotonic() + timeout
+        while (self.qp_res(end).get(key) != want and
+               time.monotonic() < stop):
+            time.sleep(0.02)
+        self.assertEqual(self.qp_res(end).get(key), want)
+
+    # Device knobs and counters.
+
+    def knob_path(self, name):
+        return '/sys/class/infiniband/%s/rmp/%s' % (self.dev_name, name)
+
+    def read_knob(self, name):
+        with open(self.knob_path(name)) as f:
+            return f.read().strip()
+
+    def set_knob(self, name, value):
+        """Set a device knob; the test's cleanup sets it back."""
+        old = self.read_knob(name)
+        with open(self.knob_path(name), 'w') as f:
+            f.write(value + '\n')
+        self.addCleanup(self.write_knob, name, old)
+
+    def write_knob(self, name, value):
+        with open(self.knob_path(name), 'w') as f:
+            f.write(value + '\n')
 
     def counter(self, name):
         # The hw_counters directory is not in a namespace's sysfs view.

@@ -14,26 +14,7 @@ from rmpdata import FILL, MTU, OFF, DataTestCase, data
 class MultipathTest(DataTestCase):
     def setUp(self):
         super().setUp()
-        base = '/sys/class/infiniband/%s/rmp/' % self.dev_name
-        self.knobs = {k: base + k for k in ('ext', 'paths', 'spray')}
-        for k in self.knobs:
-            self.addCleanup(self.set_knob, k, self.read_knob(k))
         self.set_knob('ext', 'auto')
-
-    def read_knob(self, k):
-        with open(self.knobs[k]) as f:
-            return f.read().strip()
-
-    def set_knob(self, k, word):
-        with open(self.knobs[k], 'w') as f:
-            f.write(word + '\n')
-
-    def wait_res(self, end, key, want, timeout=5):
-        stop = time.monotonic() + timeout
-        while (self.qp_res(end).get(key) != want and
-               time.monotonic() < stop):
-            time.sleep(0.02)
-        self.assertEqual(self.qp_res(end).get(key), want)
 
     def pair(self, paths):
         """An RC pair whose QPs agreed; with paths > 1, a sprays."""

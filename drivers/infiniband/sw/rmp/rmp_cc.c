@@ -12,8 +12,10 @@
  * - Notification point: a CE-marked packet carrying payload makes the QP
  *   send its peer QP a CNP (BTH opcode 0x81, BECN set, 16 reserved bytes),
  *   at most one per ``cnp_interval``, with DSCP ``cnp_dscp``. A standard
- *   peer slows down; so does rmp.
- * - Reaction point: with ``cc`` at ``dcqcn`` when the QP reaches RTS, its
+ *   peer slows down; so does rmp. A QP granting receiver credit sends
+ *   none: its scheduler takes the marks into account.
+ * - Reaction point: with ``cc`` at ``dcqcn`` (or at ``rcc``, until the
+ *   peer agrees to receiver credit) when the QP reaches RTS, its
  *   requester paces its packets at a rate that each CNP cuts and that
  *   climbs back over time (engine/dcqcn.h), from the port's rate
  *   (rmp_dev_link_mbps()); the ``dcqcn_*`` knobs are its parameters.
@@ -91,8 +93,9 @@ void rmp_cc_congested(struct rmp_qp *qp, bool payload)
 	u64 interval = rmp_cc_ns(dev, RMP_KNOB_CNP_INTERVAL);
 
 	rmp_stats_inc(&dev->stats, RMP_CNT_RX_ECN_MARKED);
-	if (payload && rmp_cnp_gate_pass(&qp->cc.gate, interval,
-					 ktime_get_ns()))
+	/* Receiver credit answers the marks itself, with fewer grants. */
+	if (payload && !READ_ONCE(qp->rcc.rx_on) &&
+	    rmp_cnp_gate_pass(&qp->cc.gate, interval, ktime_get_ns()))
 		rmp_cc_send_cnp(qp);
 }
 
@@ -121,8 +124,9 @@ int rmp_cc_start(struct rmp_qp *qp)
 	u64 line;
 	u32 val;
 
+	/* With rcc, DCQCN until the peer agrees to receiver credit. */
 	if (!rmp_qp_connected(qp) ||
-	    rmp_knob_get(dev, RMP_KNOB_CC) != RMP_CC_DCQCN)
+	    rmp_knob_get(dev, RMP_KNOB_CC) == RMP_CC_NONE)
 		return 0;
 	if (!qp->cc.dcqcn) {
 		qp->cc.dcqcn = kzalloc(sizeof(*qp->cc.dcqcn), GFP_KERNEL);

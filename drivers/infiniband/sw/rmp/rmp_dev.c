@@ -133,6 +133,7 @@ int rmp_dev_newlink(const char *name, struct net_device *ndev)
 	rtnl_lock();
 	dev->link_mbps = rmp_dev_read_speed(ndev);
 	rtnl_unlock();
+	rmp_rcc_dev_init(dev);
 	dev->ndev = ndev;
 	netdev_hold(ndev, &dev->ndev_tracker, GFP_KERNEL);
 	dev->net = dev_net(ndev);
@@ -210,6 +211,7 @@ void rmp_dev_dealloc(struct ib_device *ibdev)
 	xa_destroy(&dev->ahs);
 	xa_destroy(&dev->srqs);
 	rmp_stats_destroy(&dev->stats);
+	rmp_rcc_dev_exit(dev);
 }
 
 /**

@@ -11,6 +11,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "rmp_knob.h"
+#include "rmp_rcc.h"
 #include "rmp_stats.h"
 #include "engine/paths.h"
 
@@ -40,6 +41,7 @@
  * @next_srq: cursor of the cyclic SRQ number allocator in @srqs
  * @stats: device counters
  * @link_mbps: the netdev's speed in Mbit/s as it last said, 0 if unknown
+ * @rcc: the receiver credit scheduler of the port (cc=rcc)
  * @knobs: the knobs' values, by &enum rmp_knob_id (rmp_knob_get())
  * @ext_lock: guards @ext_agent
  * @ext_agent: the MAD agent of the extension negotiation, while the device
@@ -70,6 +72,7 @@ struct rmp_dev {
 	u32 next_srq;
 	struct rmp_stats stats;
 	u32 link_mbps;
+	struct rmp_rcc_dev rcc;
 	u32 knobs[RMP_KNOB_NR];
 	struct mutex ext_lock; /* @ext_agent */
 	struct ib_mad_agent *ext_agent;

@@ -27,9 +27,11 @@
  * the QP pair asked about. With ``ext`` at ``on`` nothing is asked: every
  * RC peer is taken to be rmp. What a QP learned shows in ``rdma resource
  * show qp -dd`` (``ext``) and the device counters ``ext_asked``,
- * ``ext_agreed`` and ``ext_standard``. The one extension defined so far
- * is multipath (%RMP_EXT_CAP_MULTIPATH): a QP whose peer agreed to it
- * switches its transport to it (rmp_qp_multipath()).
+ * ``ext_agreed`` and ``ext_standard``. The extensions defined so far
+ * are multipath (%RMP_EXT_CAP_MULTIPATH) and receiver credit
+ * (%RMP_EXT_CAP_CREDIT, offered while ``cc`` is ``rcc``): a QP whose peer
+ * agreed to one switches its transport to it (rmp_qp_multipath(),
+ * rmp_qp_credit()).
  */
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
@@ -98,6 +100,14 @@ static void rmp_ext_free(struct ib_mad_send_buf *msg)
 	ib_free_send_mad(msg);
 }
 
+/* The extensions this device speaks: RMP_EXT_CAP_* bits. */
+static u32 rmp_ext_caps(const struct rmp_dev *dev)
+{
+	return RMP_EXT_CAP_MULTIPATH |
+	       (rmp_knob_get(dev, RMP_KNOB_CC) == RMP_CC_RCC ?
+		RMP_EXT_CAP_CREDIT : 0);
+}
+
 /*
  * Record what @qp learned: the end of its question, or (@answering) its
  * peer's question; @caps are the extensions both speak, if they agreed.
@@ -119,8 +129,11 @@ static bool rmp_ext_learn(struct rmp_qp *qp, enum rmp_ext_state state,
 	if (!agreed)
 		return asking;
 	rmp_stats_inc(&dev->stats, RMP_CNT_EXT_AGREED);
+	caps &= rmp_ext_caps(dev);
 	if (caps & RMP_EXT_CAP_MULTIPATH)
 		rmp_qp_multipath(qp);
+	if (caps & RMP_EXT_CAP_CREDIT)
+		rmp_qp_credit(qp);
 	return asking;
 }
 
@@ -167,6 +180,8 @@ void rmp_ext_ask(struct rmp_qp *qp)
 	if (mode == RMP_EXT_ON) {
 		/* The peer is taken to speak everything this rmp does. */
 		rmp_qp_multipath(qp);
+		if (rmp_ext_caps(dev) & RMP_EXT_CAP_CREDIT)
+			rmp_qp_credit(qp);
 		return;
 	}
 
@@ -190,7 +205,7 @@ void rmp_ext_ask(struct rmp_qp *qp)
 	q->version = RMP_EXT_MSG_VERSION;
 	q->asker_qpn = cpu_to_be32(qp->ibqp.qp_num);
 	q->peer_qpn = cpu_to_be32(peer);
-	q->caps = cpu_to_be32(RMP_EXT_CAPS);
+	q->caps = cpu_to_be32(rmp_ext_caps(dev));
 	msg->timeout_ms = RMP_EXT_TIMEOUT_MS;
 	msg->retries = RMP_EXT_RETRIES;
 	/* By number: a QP destroyed meanwhile need not wait for the answer. */
@@ -264,7 +279,7 @@ static void rmp_ext_answer(struct ib_mad_agent *agent,
 		status = RMP_EXT_ST_AGREED;
 	if (status == RMP_EXT_ST_AGREED)
 		rmp_ext_learn(qp, RMP_EXT_AGREED, true,
-			      be32_to_cpu(q->caps) & RMP_EXT_CAPS);
+			      be32_to_cpu(q->caps));
 	if (qp)
 		rmp_qp_put(qp);
 
@@ -285,7 +300,8 @@ static void rmp_ext_answer(struct ib_mad_agent *agent,
 	a->asker_qpn = q->asker_qpn;
 	a->peer_qpn = q->peer_qpn;
 	if (status == RMP_EXT_ST_AGREED)
-		a->caps = cpu_to_be32(be32_to_cpu(q->caps) & RMP_EXT_CAPS);
+		a->caps = cpu_to_be32(be32_to_cpu(q->caps) &
+				      rmp_ext_caps(dev));
 	if (ib_post_send_mad(msg, NULL))
 		rmp_ext_free(msg);
 }
@@ -314,7 +330,7 @@ static void rmp_ext_answered(struct ib_mad_agent *agent,
 	agreed = a->version == RMP_EXT_MSG_VERSION &&
 		 a->status == RMP_EXT_ST_AGREED;
 	rmp_ext_learn(qp, agreed ? RMP_EXT_AGREED : RMP_EXT_NONE, false,
-		      be32_to_cpu(a->caps) & RMP_EXT_CAPS);
+		      be32_to_cpu(a->caps));
 	mutex_lock(&dev->ext_lock);
 	if (qp->ext_question)
 		ib_cancel_mad(qp->ext_question);

@@ -82,8 +82,12 @@ static_assert(sizeof(struct rmp_ext_msg) == 16);
  * order, acknowledged with SACKs (Documentation/rmp/wire.rst).
  */
 #define RMP_EXT_CAP_MULTIPATH	BIT(0)
-/* The extensions this rmp speaks. */
-#define RMP_EXT_CAPS		RMP_EXT_CAP_MULTIPATH
+/*
+ * Receiver credit: new data only on the receiver's grants, credit asked
+ * for and granted with opcodes 0xC2 and 0xC1 (Documentation/rmp/wire.rst).
+ * Offered only by a device whose ``cc`` knob is ``rcc``.
+ */
+#define RMP_EXT_CAP_CREDIT	BIT(1)
 
 int rmp_ext_register(void);
 void rmp_ext_unregister(void);

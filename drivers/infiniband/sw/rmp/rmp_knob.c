@@ -16,6 +16,7 @@
 #include "rmp_dev.h"
 #include "rmp_ext.h"
 #include "rmp_knob.h"
+#include "engine/credit.h"
 #include "engine/dcqcn.h"
 #include "engine/paths.h"
 
@@ -36,6 +37,13 @@ static const char *const rmp_knob_spray_words[] = {
 static const char *const rmp_knob_cc_words[] = {
 	[RMP_CC_NONE] = "none",
 	[RMP_CC_DCQCN] = "dcqcn",
+	[RMP_CC_RCC] = "rcc",
+	NULL
+};
+
+static const char *const rmp_knob_policy_words[] = {
+	[RMP_CREDIT_FAIR] = "fair",
+	[RMP_CREDIT_SRPT] = "srpt",
 	NULL
 };
 
@@ -92,6 +100,21 @@ const struct rmp_knob rmp_knobs[RMP_KNOB_NR] = {
 	[RMP_KNOB_DCQCN_HAI_RATE] =
 		RMP_KNOB_NUMBER("dcqcn_hai_rate", "kbit/s", 0,
 				RMP_KNOB_KBPS_MAX, 0),
+	[RMP_KNOB_RCC_UNSCHED] =
+		RMP_KNOB_NUMBER("rcc_unsched", "KiB", 0, 65536, 64),
+	[RMP_KNOB_RCC_WINDOW] =
+		RMP_KNOB_NUMBER("rcc_window", "KiB", 1, 65536, 64),
+	[RMP_KNOB_RCC_OVERCOMMIT] =
+		RMP_KNOB_NUMBER("rcc_overcommit", "", 1, RMP_CREDIT_ACTIVE_MAX,
+				4),
+	[RMP_KNOB_RCC_POLICY] = RMP_KNOB_WORDS("rcc_policy",
+					       rmp_knob_policy_words,
+					       RMP_CREDIT_FAIR),
+	[RMP_KNOB_RCC_ASK_PERIOD] =
+		RMP_KNOB_NUMBER("rcc_ask_period", "us", 10, 1000000, 1000),
+	[RMP_KNOB_RCC_IDLE] =
+		RMP_KNOB_NUMBER("rcc_idle", "us", 100, 10000000, 10000),
+	[RMP_KNOB_GRANT_DSCP] = RMP_KNOB_NUMBER("grant_dscp", "", 0, 63, 46),
 };
 
 /**

@@ -30,6 +30,15 @@ struct rmp_dev;
  * @RMP_KNOB_DCQCN_FAST_STAGES: ``dcqcn_fast_stages``
  * @RMP_KNOB_DCQCN_AI_RATE: ``dcqcn_ai_rate``, kbit/s; 0 likewise
  * @RMP_KNOB_DCQCN_HAI_RATE: ``dcqcn_hai_rate``, kbit/s; 0 likewise
+ * @RMP_KNOB_RCC_UNSCHED: ``rcc_unsched``, KiB a burst sends unscheduled
+ * @RMP_KNOB_RCC_WINDOW: ``rcc_window``, KiB of credit a sender may hold
+ * @RMP_KNOB_RCC_OVERCOMMIT: ``rcc_overcommit``, senders holding credit
+ * @RMP_KNOB_RCC_POLICY: ``rcc_policy``, &enum rmp_credit_policy
+ * @RMP_KNOB_RCC_ASK_PERIOD: ``rcc_ask_period``, us a held sender waits
+ *	before asking again
+ * @RMP_KNOB_RCC_IDLE: ``rcc_idle``, us of silence that unschedule a sender
+ * @RMP_KNOB_GRANT_DSCP: ``grant_dscp``, the DSCP grants and credit
+ *	requests leave with
  * @RMP_KNOB_NR: number of knobs
  */
 enum rmp_knob_id {
@@ -49,6 +58,13 @@ enum rmp_knob_id {
 	RMP_KNOB_DCQCN_FAST_STAGES,
 	RMP_KNOB_DCQCN_AI_RATE,
 	RMP_KNOB_DCQCN_HAI_RATE,
+	RMP_KNOB_RCC_UNSCHED,
+	RMP_KNOB_RCC_WINDOW,
+	RMP_KNOB_RCC_OVERCOMMIT,
+	RMP_KNOB_RCC_POLICY,
+	RMP_KNOB_RCC_ASK_PERIOD,
+	RMP_KNOB_RCC_IDLE,
+	RMP_KNOB_GRANT_DSCP,
 	RMP_KNOB_NR,
 };
 
@@ -57,11 +73,14 @@ enum rmp_knob_id {
  * @RMP_CC_NONE: as fast as the window allows
  * @RMP_CC_DCQCN: a rate cut by each CNP the peer sends and regained
  *	over time, DCQCN-style (engine/dcqcn.h)
+ * @RMP_CC_RCC: receiver credit with peers that agree to it
+ *	(engine/credit.h), DCQCN with the others
  * @RMP_CC_NR: number of modes
  */
 enum rmp_cc_mode {
 	RMP_CC_NONE,
 	RMP_CC_DCQCN,
+	RMP_CC_RCC,
 	RMP_CC_NR,
 };
 

@@ -113,6 +113,19 @@ void rmp_qp_multipath(struct rmp_qp *qp)
 }
 
 /**
+ * rmp_qp_credit() - the peer of an RC QP agreed to receiver credit
+ * @qp: the QP; process context
+ *
+ * The QP's work item starts it (rmp_rcc_start()): its responder grants
+ * the peer credit, its requester sends new data only on the peer's.
+ */
+void rmp_qp_credit(struct rmp_qp *qp)
+{
+	set_bit(RMP_QP_CREDIT, &qp->flags);
+	rmp_qp_schedule(qp);
+}
+
+/**
  * rmp_qp_event() - raise an asynchronous event on a QP
  * @qp: the QP
  * @type: the event
@@ -167,6 +180,7 @@ static void rmp_qp_check_drained(struct rmp_qp *qp)
 /* RESET: the transport stops and every WQE and packet is dropped. */
 static void rmp_qp_stop(struct rmp_qp *qp)
 {
+	rmp_rcc_stop(qp, false);
 	qp->requester.on = false;
 	qp->responder.on = false;
 	qp->responder.wqe_valid = false;
@@ -190,6 +204,8 @@ static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state, bool atomic)
 		if (qp->requester.on)
 			rmp_requester_multipath(qp);
 	}
+	if (!atomic && test_bit(RMP_QP_CREDIT, &qp->flags))
+		rmp_rcc_start(qp);
 	more = rmp_recv_process(qp, atomic);
 	/* In atomic context, only responses give the requester work. */
 	if (qp->requester.on && (!atomic || qp->requester.answered_at))
@@ -584,6 +600,7 @@ static void rmp_qp_reset_attr(struct rmp_qp *qp)
 	qp->attr.port_num = 1;
 	WRITE_ONCE(qp->ext, RMP_EXT_NONE);
 	clear_bit(RMP_QP_MULTIPATH, &qp->flags);
+	clear_bit(RMP_QP_CREDIT, &qp->flags);
 }
 
 static int rmp_qp_insert(struct rmp_dev *dev, struct rmp_qp *qp)
@@ -857,8 +874,9 @@ static int rmp_fill_res_paths(struct sk_buff *msg, const struct rmp_paths *ps)
  * the send ring's indices, the requester's PSNs and WQE counts, the
  * responder's expected PSN, and for RC what the QP knows of its peer's
  * extensions, whether its responder takes sprayed WRITEs out of order
- * (``ooo``), if it sprays, its paths, and if it paces itself (cc=dcqcn),
- * its rate and the cuts it took. Taken between the transport's
+ * (``ooo``), if it sprays, its paths, with receiver credit the limit it
+ * sends to and the one it granted, and if it paces itself (cc=dcqcn), its
+ * rate and the cuts it took. Taken between the transport's
  * runs, so consistent.
  *
  * Return: 0, or -EMSGSIZE when @msg is full.
@@ -905,6 +923,14 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	if (!err && qp->responder.on && qp->ibqp.qp_type == IB_QPT_RC)
 		err = rdma_nl_put_driver_u32(msg, "ooo",
 					     qp->responder.resp.ooo);
+	if (!err && qp->rcc.tx_on)
+		err = rdma_nl_put_driver_u32_hex(msg, "rcc-limit",
+						 qp->rcc.tx.limit) ?:
+		      rdma_nl_put_driver_u64(msg, "rcc-stalls",
+					     qp->rcc.tx.stalls);
+	if (!err && READ_ONCE(qp->rcc.rx_on))
+		err = rdma_nl_put_driver_u32_hex(msg, "rcc-granted",
+						 READ_ONCE(qp->rcc.peer.granted));
 	if (!err && qp->requester.on && r->pacer)
 		err = rdma_nl_put_driver_u64(msg, "cc-rate-kbps",
 					     rmp_dcqcn_rate(r->pacer)) ?:
@@ -951,6 +977,8 @@ int rmp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase(&dev->qps, ibqp->qp_num);
 	/* A reader may have found the QP but not yet taken its reference. */
 	synchronize_rcu();
+	/* Nor may the credit scheduler find it from now on. */
+	rmp_rcc_stop(qp, true);
 	rmp_qp_put(qp);
 	wait_for_completion(&qp->released);
 	/* Only the timer can still schedule the work item; it sees this. */

@@ -19,6 +19,7 @@
 #include "rmp_cc.h"
 #include "rmp_net.h"
 #include "rmp_queue.h"
+#include "rmp_rcc.h"
 #include "rmp_recv.h"
 #include "rmp_requester.h"
 #include "rmp_responder.h"
@@ -58,6 +59,8 @@ struct rmp_wq {
  * @RMP_QP_MULTIPATH: RC: the peer agreed to multipath; the work item
  *	switches the responder and, once started, the requester to it
  *	(rmp_qp_multipath()); cleared at RESET
+ * @RMP_QP_CREDIT: RC: the peer agreed to receiver credit; the work item
+ *	starts it on both sides (rmp_qp_credit()); cleared at RESET
  */
 enum rmp_qp_flag {
 	RMP_QP_SQ_DRAINING,
@@ -66,6 +69,7 @@ enum rmp_qp_flag {
 	RMP_QP_RUN_AGAIN,
 	RMP_QP_DYING,
 	RMP_QP_MULTIPATH,
+	RMP_QP_CREDIT,
 };
 
 /**
@@ -126,6 +130,7 @@ enum rmp_qp_runner {
  * @requester: requester and completer state
  * @responder: responder state
  * @cc: RC, UC: congestion control state
+ * @rcc: RC: receiver credit, both sides
  *
  * Everything from @timer_at on belongs to the runs of the transport
  * (under @run).
@@ -161,6 +166,7 @@ struct rmp_qp {
 	struct rmp_requester requester;
 	struct rmp_responder responder;
 	struct rmp_cc cc;
+	struct rmp_rcc_qp rcc;
 };
 
 static inline struct rmp_qp *to_rmp_qp(struct ib_qp *ibqp)
@@ -185,6 +191,7 @@ void rmp_qp_hold(struct rmp_qp *qp);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
 void rmp_qp_multipath(struct rmp_qp *qp);
+void rmp_qp_credit(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);
 void rmp_qp_kick_atomic(struct rmp_qp *qp);
 void rmp_qp_run_soon(struct rmp_qp *qp);

@@ -267,7 +267,7 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	const struct sk_buff *unchecked;
 	struct rmp_hdr_fields f;
 	const void *payload;
-	bool conn = rmp_qp_connected(qp);
+	bool conn = rmp_qp_connected(qp), ce;
 	u8 qpt;
 
 	/* Checked in rmp_recv(); parsed again for the fields. */
@@ -304,7 +304,8 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 		goto drop;
 	if ((info->flags & RMP_OPF_RESP) && !qp->requester.on)
 		goto drop;
-	if (conn && rmp_recv_ce(skb))
+	ce = conn && rmp_recv_ce(skb);
+	if (ce)
 		rmp_cc_congested(qp, f.payload_len);
 	/* RC checks the ICRC itself, with the payload's copy where it can. */
 	unchecked = qpt == RMP_QPT_RC && !rmp_recv_looped(skb) ? skb : NULL;
@@ -312,6 +313,16 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_ICRC);
 		return;
 	}
+	switch (f.bth.opcode) {
+	case RMP_OP_EXT_CREDIT_REQUEST:
+		rmp_rcc_request(qp, f.bth.psn);
+		return;
+	case RMP_OP_EXT_GRANT:
+		rmp_rcc_grant(qp, f.bth.psn);
+		return;
+	}
+	if (info->flags & RMP_OPF_REQ)
+		rmp_rcc_data(qp, &f, ce);
 	if (!conn)
 		rmp_responder_ud(qp, skb, &f, payload);
 	else if (info->flags & RMP_OPF_RESP)

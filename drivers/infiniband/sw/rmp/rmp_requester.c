@@ -626,6 +626,7 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 		if (take)
 			more = rmp_requester_take(qp);
 		more |= rmp_requester_xmit(qp, now);
+		rmp_rcc_ask(qp);
 	} else {
 		/* WQEs not yet taken come with a kick of their own. */
 		more = rmp_req_unsent(&rq->req);

@@ -48,6 +48,12 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_RX_CNPS] = { .name = "rx_cnps" },
 	[RMP_CNT_CC_RATE_CUTS] = { .name = "cc_rate_cuts" },
 	[RMP_CNT_CC_RATE_RAISES] = { .name = "cc_rate_raises" },
+	[RMP_CNT_TX_GRANTS] = { .name = "tx_grants" },
+	[RMP_CNT_RX_GRANTS] = { .name = "rx_grants" },
+	[RMP_CNT_RX_STALE_GRANTS] = { .name = "rx_stale_grants" },
+	[RMP_CNT_TX_CREDIT_REQUESTS] = { .name = "tx_credit_requests" },
+	[RMP_CNT_RX_CREDIT_REQUESTS] = { .name = "rx_credit_requests" },
+	[RMP_CNT_CC_CREDIT_STALLS] = { .name = "cc_credit_stalls" },
 };
 
 /**

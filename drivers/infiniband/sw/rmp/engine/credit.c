@@ -83,14 +83,18 @@ void rmp_credit_tx_init(struct rmp_credit_tx *tx, u32 unsched,
 bool rmp_credit_tx_may_send(struct rmp_credit_tx *tx, u32 psn, u32 una,
 			    u32 want, u64 now)
 {
-	u32 grew;
+	u32 grew, left;
 
 	if (rmp_psn_before(psn, tx->limit)) {
 		tx->held = false;
 		return true;
 	}
-	if (psn == una && !tx->held && tx->unsched) {
-		tx->limit = rmp_psn_add(psn, tx->unsched);
+	/* The budget covers what was posted, no more. */
+	if (psn == una && !tx->held && tx->unsched &&
+	    rmp_psn_after(want, psn)) {
+		left = rmp_psn_sub(want, psn);
+		tx->limit = rmp_psn_add(psn, left < tx->unsched ? left :
+						  tx->unsched);
 		return true;
 	}
 	if (!tx->held)

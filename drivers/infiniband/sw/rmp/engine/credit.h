@@ -12,7 +12,7 @@
 /* Senders a receiver schedules at once, at most: its state is bounded. */
 #define RMP_CREDIT_ACTIVE_MAX	64
 /* Largest grant ahead of what a sender asked: the PSN window's half. */
-#define RMP_CREDIT_AHEAD_MAX	(1U << 23)
+#define RMP_CREDIT_AHEAD_MAX	BIT(23)
 /* Fixed-point one for the marked fraction (&rmp_credit_rx.ecn_alpha). */
 #define RMP_CREDIT_ONE		1024
 /* rmp_credit_rx_deadline(), rmp_credit_tx_deadline(): nothing to do. */

@@ -238,6 +238,36 @@ void rmp_req_pace(struct rmp_req *r, struct rmp_dcqcn *d)
 	r->pacer = d;
 }
 
+/**
+ * rmp_req_credit() - send new data only on the receiver's credit
+ * @r: requester of an RC QP whose peer agreed to receiver credit
+ * @tx: the credit, set up from the PSN the QP sends next, owned by the
+ *	caller
+ *
+ * From now on a SEND, WRITE or ATOMIC WRITE packet never sent before goes
+ * only if @tx allows it (rmp_credit_tx_may_send()); READ and atomic
+ * requests, which bring no data to the receiver, and packets sent again
+ * need none. A packet held back may make a request owed (@tx->ask), which
+ * the caller sends; rmp_req_deadline() includes when it asks again.
+ */
+void rmp_req_credit(struct rmp_req *r, struct rmp_credit_tx *tx)
+{
+	r->credit = tx;
+}
+
+/* The next packet is data the receiver never had: it needs credit. */
+static bool rmp_req_needs_credit(const struct rmp_req *r)
+{
+	const struct rmp_req_wqe *w;
+
+	if (!rmp_req_unsent(r) || r->next_psn != r->sent_psn ||
+	    (r->paths && r->sb->nlost))
+		return false;
+	w = rmp_req_at(r, r->cur);
+	return w->kind == RMP_REQ_SEND || w->kind == RMP_REQ_WRITE ||
+	       w->kind == RMP_REQ_ATOMIC_WRITE;
+}
+
 /* Internal WQE flag: its packets are sprayed (multipath). */
 #define RMP_REQ_F_SPRAY		BIT(7)
 
@@ -842,8 +872,9 @@ unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
  * @r: requester
  *
  * Return: absolute time in ns of the local ACK timeout, of the end of an
- * RNR wait, of the pacer letting a packet waiting for it go, or
- * (multipath) of the path set's next event; 0 if no timer is needed.
+ * RNR wait, of the pacer letting a packet waiting for it go, of a sender
+ * held back for credit asking again, or (multipath) of the path set's
+ * next event; 0 if no timer is needed.
  */
 u64 rmp_req_deadline(const struct rmp_req *r)
 {
@@ -853,6 +884,9 @@ u64 rmp_req_deadline(const struct rmp_req *r)
 		return d;
 	if (r->paced_until && (!d || r->paced_until < d))
 		d = r->paced_until;
+	at = r->credit ? rmp_credit_tx_deadline(r->credit) : RMP_CREDIT_NEVER;
+	if (at != RMP_CREDIT_NEVER && (!d || at < d))
+		d = at;
 	if (!r->paths)
 		return d;
 	at = rmp_req_paths_deadline(r);
@@ -1135,6 +1169,10 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 			return -EAGAIN;
 		}
 	}
+	if (r->credit && r->state < RMP_REQ_ERROR && rmp_req_needs_credit(r) &&
+	    !rmp_credit_tx_may_send(r->credit, r->next_psn, r->una,
+				    r->post_psn, now))
+		return -EAGAIN;
 	err = rmp_req_pick(r, now, pkt);
 	if (!err && r->pacer && pkt->kind != RMP_REQ_LOCAL)
 		rmp_dcqcn_sent(r->pacer, rmp_req_wire_bytes(pkt), now);

@@ -9,6 +9,7 @@
 #include "compat.h"
 #include "psn.h"
 #include "hdr.h"
+#include "credit.h"
 #include "dcqcn.h"
 #include "scoreboard.h"
 
@@ -351,6 +352,8 @@ struct rmp_req_stats {
  *	fast as the window allows (see rmp_req_pace())
  * @paced_until: when @pacer lets the packet go that the last
  *	rmp_req_next() held back for it; 0 if none waits
+ * @credit: receiver credit new data waits for, owned by the caller; NULL
+ *	for none (see rmp_req_credit())
  * @stats: counters
  *
  * Ring indices count up for ever and are reduced with @mask; indices and
@@ -400,6 +403,7 @@ struct rmp_req {
 
 	struct rmp_dcqcn *pacer;
 	u64 paced_until;
+	struct rmp_credit_tx *credit;
 
 	struct rmp_req_stats stats;
 };
@@ -413,6 +417,7 @@ int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
 int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 		      struct rmp_sb *sb);
 void rmp_req_pace(struct rmp_req *r, struct rmp_dcqcn *d);
+void rmp_req_credit(struct rmp_req *r, struct rmp_credit_tx *tx);
 int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 		 u32 flags);
 int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt);

@@ -1459,6 +1459,51 @@ static void rmp_req_next__paced(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_req_deadline(&h.r), h.r.deadline);
 }
 
+/*
+ * With receiver credit, a burst sends its unscheduled budget, then waits
+ * and asks; a grant lets exactly that much more go; a READ needs none.
+ */
+static void rmp_req_next__on_credit(struct kunit *test)
+{
+	struct rmp_req_cfg cfg = ICFG(RC, 1024, 7, 7, 20, 1024);
+	struct rmp_credit_tx tx;
+	struct rmp_req_pkt pkt;
+	u32 base = 0xfffffe, i;
+
+	cfg.max_rd_atomic = 1;
+	memset(&h, 0, sizeof(h));
+	KUNIT_ASSERT_EQ(test, rmp_req_init(&h.r, h.ring, 8, &cfg, base), 0);
+	rmp_credit_tx_init(&tx, 4, 100 * 1000, base);
+	rmp_req_credit(&h.r, &tx);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&h.r, RMP_REQ_WRITE, 10 * 1024, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&h.r, RMP_REQ_READ, 4096, 0), 1);
+	for (i = 0; i < 4; i++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, 10, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&h.r, 10, &pkt), -EAGAIN);
+	KUNIT_EXPECT_TRUE(test, tx.ask);
+	/* It asks for everything posted, the READ's PSNs included. */
+	KUNIT_EXPECT_EQ(test, tx.want, at(base, 10 + 4));
+	rmp_credit_tx_asked(&tx, 10);
+	KUNIT_EXPECT_EQ(test, rmp_req_deadline(&h.r), 10 + 100 * 1000ULL);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, at(base, 7),
+						  h.r.post_psn), 0);
+	for (i = 4; i < 7; i++) {
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, 20, &pkt), 0);
+		KUNIT_EXPECT_EQ(test, pkt.psn, at(base, i));
+	}
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&h.r, 20, &pkt), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, at(base, 10),
+						  h.r.post_psn), 0);
+	for (i = 7; i < 10; i++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, 30, &pkt), 0);
+	/* The READ goes past the limit: the receiver gets no data from it. */
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, 30, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.kind, RMP_REQ_READ);
+	KUNIT_EXPECT_EQ(test, pkt.psn, at(base, 10));
+	KUNIT_EXPECT_EQ(test, tx.stalls, 2ULL);
+}
+
 /* ---- Randomized: model responder over a lossy, reordering link -------- */
 
 #define SIM_WQES	1500
@@ -1917,6 +1962,7 @@ static struct kunit_case rmp_req_cases[] = {
 	KUNIT_CASE(rmp_req_ack__rnr_infinite),
 	KUNIT_CASE(rmp_req_post__largest_message),
 	KUNIT_CASE(rmp_req_next__paced),
+	KUNIT_CASE(rmp_req_next__on_credit),
 	KUNIT_CASE_PARAM(rmp_req__random_link, sim_gen_params),
 	{}
 };

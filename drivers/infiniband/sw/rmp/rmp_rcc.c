@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: receiver credit in the module
+ *
+ * Two RC QPs whose devices both have ``cc`` at ``rcc`` agree on receiver
+ * credit (%RMP_EXT_CAP_CREDIT) when they agree on the extensions; the
+ * work item of each then starts both sides (rmp_rcc_start()):
+ *
+ * - As the sender, the requester sends new SEND and WRITE data only on
+ *   credit (rmp_req_credit()): a burst's unscheduled budget
+ *   (``rcc_unsched``), then what the peer granted. Held back, it asks
+ *   with a credit request (opcode 0xC2), again each ``rcc_ask_period``
+ *   while still held back.
+ * - As the receiver, the QP is one sender of its device's scheduler
+ *   (struct rmp_rcc_dev), which grants credit at the port's rate
+ *   (``link_rate``), less what ECN marks on arriving data take, to at
+ *   most ``rcc_overcommit`` senders at once, each holding at most
+ *   ``rcc_window`` unused, in the order ``rcc_policy`` says. The
+ *   scheduler's timer sends the grants (opcode 0xC1) itself, in softirq,
+ *   with DSCP ``grant_dscp``: no data queued in rmp is ever ahead of them.
+ *
+ * Concurrency: the scheduler and every QP's record in it are under the
+ * device's &rmp_rcc_dev.lock, taken by the QPs' transport runs (data and
+ * requests arriving), the timer, and the QP's start and stop. The timer
+ * holds a reference on each QP it sends a grant for; a QP leaves the
+ * scheduler before destroy_qp waits for its references (rmp_rcc_stop()).
+ * The sender's side is its transport runs' alone.
+ */
+#include <linux/ktime.h>
+
+#include "rmp_dev.h"
+#include "rmp_net.h"
+#include "rmp_pkt.h"
+#include "rmp_qp.h"
+#include "rmp_rcc.h"
+#include "engine/hdr.h"
+#include "engine/psn.h"
+#include "engine/req.h"
+
+/* Grants sent per expiry of the timer, at most; more are due at once. */
+#define RMP_RCC_BATCH		16
+/* Arriving data packets between two adjustments to their ECN marks. */
+#define RMP_RCC_ECN_EVERY	32
+
+static struct rmp_dev *rmp_qp_dev(const struct rmp_qp *qp)
+{
+	return to_rmp_dev(qp->ibqp.device);
+}
+
+/* Bytes a packet of credit stands for on a path of @mtu. */
+static u32 rmp_rcc_pkt_bytes(u32 mtu)
+{
+	return mtu + RMP_REQ_PKT_OVERHEAD;
+}
+
+/* The scheduler's parameters from the knobs; while it schedules nobody. */
+static void rmp_rcc_configure(struct rmp_dev *dev)
+{
+	u32 mtu = ib_mtu_enum_to_int(rmp_dev_active_mtu(dev));
+	u32 pkt = rmp_rcc_pkt_bytes(mtu);
+	u64 rate = (u64)rmp_dev_link_mbps(dev) * 1000;
+	struct rmp_credit_rx_cfg cfg = {
+		.rate_kbps = rate,
+		.min_kbps = max_t(u64, rate >> 6, 1),
+		.window = max_t(u32, 1, rmp_knob_get(dev, RMP_KNOB_RCC_WINDOW) *
+				1024 / pkt),
+		.overcommit = rmp_knob_get(dev, RMP_KNOB_RCC_OVERCOMMIT),
+		.policy = rmp_knob_get(dev, RMP_KNOB_RCC_POLICY),
+		.idle_ns = (u64)rmp_knob_get(dev, RMP_KNOB_RCC_IDLE) *
+			   NSEC_PER_USEC,
+		.ecn_every = RMP_RCC_ECN_EVERY,
+		.burst_bytes = 2 * pkt,
+	};
+
+	/* The knobs' ranges make every setting one the engine takes. */
+	WARN_ON_ONCE(rmp_credit_rx_init(&dev->rcc.rx, &cfg, ktime_get_ns()));
+}
+
+/* Have the timer fire by the scheduler's deadline; under the lock. */
+static void rmp_rcc_arm(struct rmp_rcc_dev *d, u64 now)
+{
+	u64 at = rmp_credit_rx_deadline(&d->rx, now);
+
+	if (at == RMP_CREDIT_NEVER ||
+	    (hrtimer_is_queued(&d->timer) && d->timer_at <= at))
+		return;
+	d->timer_at = at;
+	hrtimer_start(&d->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+}
+
+/* Send the peer of @qp a credit packet: a grant, or a request. */
+static void rmp_rcc_send(struct rmp_qp *qp, u8 opcode, u32 psn,
+			 enum rmp_counter counter)
+{
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct rmp_hdr_fields f = {};
+	struct rmp_flow fl = qp->flow;
+	struct sk_buff *skb;
+	void *payload;
+
+	f.bth.opcode = opcode;
+	f.bth.pkey = RMP_PKEY_DEFAULT;
+	f.bth.qpn = qp->responder.dqpn;
+	f.bth.psn = psn;
+	/* Its own class, ahead of data in the switches; not ECN-capable. */
+	fl.tclass = rmp_knob_get(dev, RMP_KNOB_GRANT_DSCP) << 2;
+	skb = rmp_pkt_new(dev, &fl, &f, 0, &payload);
+	if (!skb) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
+		return;
+	}
+	if (!rmp_net_xmit(dev, &fl, NULL, qp->sport, skb, NULL, NULL))
+		rmp_stats_inc(&dev->stats, counter);
+}
+
+static enum hrtimer_restart rmp_rcc_timer_fn(struct hrtimer *timer)
+{
+	struct rmp_rcc_dev *d = container_of(timer, struct rmp_rcc_dev, timer);
+	struct rmp_qp *due[RMP_RCC_BATCH];
+	u32 limit[RMP_RCC_BATCH], i, n = 0;
+	struct rmp_credit_peer *p;
+	u64 now, at;
+
+	spin_lock(&d->lock);
+	now = ktime_get_ns();
+	rmp_credit_rx_tick(&d->rx, now);
+	while (n < RMP_RCC_BATCH && (p = rmp_credit_rx_take_due(&d->rx))) {
+		due[n] = container_of(p, struct rmp_qp, rcc.peer);
+		limit[n] = p->granted;
+		rmp_qp_hold(due[n++]);
+	}
+	at = n == RMP_RCC_BATCH ? now : rmp_credit_rx_deadline(&d->rx, now);
+	d->timer_at = at;
+	spin_unlock(&d->lock);
+
+	for (i = 0; i < n; i++) {
+		rmp_rcc_send(due[i], RMP_OP_EXT_GRANT, limit[i],
+			     RMP_CNT_TX_GRANTS);
+		rmp_qp_put(due[i]);
+	}
+	if (at == RMP_CREDIT_NEVER)
+		return HRTIMER_NORESTART;
+	hrtimer_set_expires(timer, ns_to_ktime(at));
+	return HRTIMER_RESTART;
+}
+
+/**
+ * rmp_rcc_dev_init() - a new device's credit scheduler, scheduling nobody
+ * @dev: the device, zeroed
+ *
+ * Its parameters are taken from the knobs when its first sender starts.
+ */
+void rmp_rcc_dev_init(struct rmp_dev *dev)
+{
+	struct rmp_rcc_dev *d = &dev->rcc;
+
+	spin_lock_init(&d->lock);
+	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	d->timer.function = rmp_rcc_timer_fn;
+}
+
+/**
+ * rmp_rcc_dev_exit() - stop a device's credit scheduler
+ * @dev: the device, with no QP left
+ */
+void rmp_rcc_dev_exit(struct rmp_dev *dev)
+{
+	hrtimer_cancel(&dev->rcc.timer);
+	WARN_ON_ONCE(dev->rcc.rx.nactive);
+}
+
+/**
+ * rmp_rcc_start() - start receiver credit on both sides of a QP
+ * @qp: an RC QP whose peer agreed to it; in a run of its work item
+ *
+ * The receiving side once the responder started, the sending side once
+ * the requester did. Cheap once both are on: a run calls it while the
+ * QP's %RMP_QP_CREDIT flag is set.
+ */
+void rmp_rcc_start(struct rmp_qp *qp)
+{
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct rmp_requester *rq = &qp->requester;
+	struct rmp_rcc_dev *d = &dev->rcc;
+	struct rmp_rcc_qp *c = &qp->rcc;
+	struct rmp_resp *resp = &qp->responder.resp;
+	u32 unsched;
+
+	if (!READ_ONCE(c->rx_on) && qp->responder.on) {
+		spin_lock_bh(&d->lock);
+		if (!c->gone) {
+			if (!d->rx.nactive)
+				rmp_rcc_configure(dev);
+			rmp_credit_peer_init(&c->peer,
+					     rmp_rcc_pkt_bytes(resp->mtu),
+					     rmp_resp_epsn(resp));
+			WRITE_ONCE(c->rx_on, true);
+		}
+		spin_unlock_bh(&d->lock);
+	}
+	if (c->tx_on || !rq->on || rq->req.state != RMP_REQ_RUN)
+		return;
+	unsched = DIV_ROUND_UP(rmp_knob_get(dev, RMP_KNOB_RCC_UNSCHED) * 1024,
+			       rq->req.mtu);
+	rmp_credit_tx_init(&c->tx, unsched,
+			   (u64)rmp_knob_get(dev, RMP_KNOB_RCC_ASK_PERIOD) *
+			   NSEC_PER_USEC, rq->req.next_psn);
+	c->seen_stalls = 0;
+	/* Credit replaces the DCQCN rate the QP may have started with. */
+	rmp_req_pace(&rq->req, NULL);
+	rmp_req_credit(&rq->req, &c->tx);
+	c->tx_on = true;
+}
+
+/**
+ * rmp_rcc_stop() - a QP leaves receiver credit
+ * @qp: the QP: moving to RESET, in a run of its work item; or being
+ *	destroyed (@gone), before destroy_qp waits for its references
+ * @gone: the QP never joins the scheduler again
+ */
+void rmp_rcc_stop(struct rmp_qp *qp, bool gone)
+{
+	struct rmp_rcc_dev *d = &rmp_qp_dev(qp)->rcc;
+	struct rmp_rcc_qp *c = &qp->rcc;
+
+	spin_lock_bh(&d->lock);
+	if (c->rx_on)
+		rmp_credit_rx_forget(&d->rx, &c->peer);
+	WRITE_ONCE(c->rx_on, false);
+	c->gone |= gone;
+	spin_unlock_bh(&d->lock);
+	/* The requester's engine forgets @tx when it starts again. */
+	if (!gone)
+		c->tx_on = false;
+}
+
+/**
+ * rmp_rcc_data() - a request packet arrived from the peer
+ * @qp: the QP, in a run of its transport
+ * @f: its headers
+ * @ce: it arrived CE-marked
+ *
+ * A READ request stands for all the PSNs of its responses.
+ */
+void rmp_rcc_data(struct rmp_qp *qp, const struct rmp_hdr_fields *f, bool ce)
+{
+	struct rmp_rcc_dev *d = &rmp_qp_dev(qp)->rcc;
+	struct rmp_rcc_qp *c = &qp->rcc;
+	u32 psn = f->bth.psn, n;
+	u64 now;
+
+	if (!READ_ONCE(c->rx_on))
+		return;
+	if (f->bth.opcode == RMP_OP_RC_READ_REQUEST) {
+		n = DIV_ROUND_UP(f->reth.len, qp->responder.resp.mtu);
+		psn = rmp_psn_add(psn, n ? n - 1 : 0);
+	}
+	spin_lock_bh(&d->lock);
+	if (c->rx_on) {
+		now = ktime_get_ns();
+		rmp_credit_rx_data(&d->rx, &c->peer, psn, ce, now);
+		rmp_rcc_arm(d, now);
+	}
+	spin_unlock_bh(&d->lock);
+}
+
+/**
+ * rmp_rcc_request() - the peer asks for credit
+ * @qp: the QP, in a run of its transport
+ * @want: the PSN after everything the peer has to send
+ *
+ * A request for a QP not granting, or that the scheduler refuses, is
+ * dropped and counted.
+ */
+void rmp_rcc_request(struct rmp_qp *qp, u32 want)
+{
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct rmp_rcc_dev *d = &dev->rcc;
+	int err = -EINVAL;
+	u64 now;
+
+	rmp_stats_inc(&dev->stats, RMP_CNT_RX_CREDIT_REQUESTS);
+	spin_lock_bh(&d->lock);
+	if (qp->rcc.rx_on) {
+		now = ktime_get_ns();
+		err = rmp_credit_rx_request(&d->rx, &qp->rcc.peer, want, now);
+		/* A sender left out for want of a slot asks again. */
+		rmp_rcc_arm(d, now);
+	}
+	spin_unlock_bh(&d->lock);
+	if (err == -EINVAL)
+		rmp_stats_inc(&dev->stats, RMP_CNT_RX_DROP_QP);
+}
+
+/**
+ * rmp_rcc_grant() - the peer grants credit
+ * @qp: the QP, in a run of its transport
+ * @limit: the PSN limit granted
+ *
+ * A grant for a QP not sending on credit, or beyond what it asked for, is
+ * dropped and counted; an old one changes nothing.
+ */
+void rmp_rcc_grant(struct rmp_qp *qp, u32 limit)
+{
+	struct rmp_requester *rq = &qp->requester;
+	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
+	int err = -EINVAL;
+
+	if (qp->rcc.tx_on)
+		err = rmp_credit_tx_grant(&qp->rcc.tx, limit,
+					  rq->req.post_psn);
+	if (err == -EINVAL) {
+		rmp_stats_inc(st, RMP_CNT_RX_DROP_QP);
+		return;
+	}
+	if (err) {
+		rmp_stats_inc(st, RMP_CNT_RX_STALE_GRANTS);
+		return;
+	}
+	rmp_stats_inc(st, RMP_CNT_RX_GRANTS);
+	/* Like a response, it gives the requester work. */
+	if (!rq->answered_at)
+		rq->answered_at = ktime_get_ns();
+}
+
+/**
+ * rmp_rcc_ask() - send the credit request owed, if one is
+ * @qp: the QP, in a run of its work item, after its requester sent
+ */
+void rmp_rcc_ask(struct rmp_qp *qp)
+{
+	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
+	struct rmp_rcc_qp *c = &qp->rcc;
+
+	if (!c->tx_on)
+		return;
+	rmp_stats_add(st, RMP_CNT_CC_CREDIT_STALLS,
+		      c->tx.stalls - c->seen_stalls);
+	c->seen_stalls = c->tx.stalls;
+	if (!c->tx.ask)
+		return;
+	rmp_rcc_send(qp, RMP_OP_EXT_CREDIT_REQUEST, c->tx.want,
+		     RMP_CNT_TX_CREDIT_REQUESTS);
+	rmp_credit_tx_asked(&c->tx, ktime_get_ns());
+}
