@@ -1,0 +1,424 @@
+#!/bin/bash
+# Incast under each congestion-control mode, in the test guest:
+#   tests/vm/run --timeout 1500 -- tests/suites/incast.sh
+# Six senders write to one receiver at once through one bottleneck
+# (tests/lib/incast.sh: htb at INCAST_MBIT Mbit/s, a RED queue that marks
+# ECN-capable packets CE), while a latency probe from a seventh host
+# crosses the same queue. For each mode of INCAST_CC, set on every device
+# before the QPs connect, it prints the goodput against the bottleneck's
+# rate, the drops and marks at the bottleneck and the senders' repairs,
+# the queue's backlog, each sender's share and Jain's fairness index, the
+# probe's 99th percentile against the unloaded one, and the congestion
+# counters. Those figures are reported, not asserted (an emulated guest is
+# too noisy for targets); asserted are that every transfer ran, that CE
+# marks were answered under dcqcn and that nothing cut a rate under none.
+# INCAST_WORK keeps the logs somewhere the host sees (default /tmp/incast,
+# which goes with the guest).
+set -u
+INCAST_CC=${INCAST_CC:-none dcqcn}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=SCRIPTDIR/../lib/tap.sh
+. "$here/../lib/tap.sh"
+# shellcheck source=SCRIPTDIR/../lib/hosts.sh
+. "$here/../lib/hosts.sh"
+# shellcheck source=SCRIPTDIR/../lib/rdma.sh
+. "$here/../lib/rdma.sh"
+# shellcheck source=SCRIPTDIR/../lib/fabric.sh
+. "$here/../lib/fabric.sh"
+# shellcheck source=SCRIPTDIR/../lib/incast.sh
+. "$here/../lib/incast.sh"
+senders=6
+mbit=${INCAST_MBIT:-20}
+# DCQCN starts each QP at the port's rate and scales its steps to it. As
+# in a fabric whose ports all run at one speed, that is the bottleneck's
+# rate, not the 10 Gbit/s a veth claims (0: the netdev's speed).
+link_rate=${INCAST_LINK_RATE:-$mbit}
+# Other knobs of every device, "NAME=VALUE ...". DCQCN's alpha and rate
+# periods (K and T, 55 us by default, the paper's for a 40 Gbit/s port
+# that sends a flow a CNP every 50 us) scaled to this link, where a
+# flow's packets, and so its CNPs, come some 2.6 ms apart at its fair
+# share: with 55 us, alpha decayed to almost nothing between two CNPs,
+# each cut was about 1%, the rates stayed at 19.4-20 Mbit/s, the queue
+# full, and 3 to 5 of the 6 flows failed with "retry counter exceeded".
+knobs=${INCAST_KNOBS-dcqcn_alpha_period=5000 dcqcn_rate_period=5000}
+# perftest's -D: it measures the middle seconds - 4 (2 s margins).
+seconds=${INCAST_SECONDS:-12}
+window=$((seconds - 4))
+# The QPs' local ACK timeout, perftest's -u: 4.096 us x 2^18, about 1 s
+# (perftest's own 14, 67 ms, lets a flow that the others' go-back-N
+# storms lock out of the queue for half a second, 8 timeouts, fail with
+# "retry counter exceeded").
+ack_timeout=${INCAST_ACK_TIMEOUT:-18}
+lat_iters=${INCAST_LAT_ITERS:-1000}
+probe_iters=${INCAST_PROBE_ITERS:-300}
+# RED, in bytes: a 1 KiB-MTU RoCE packet is about 1100 bytes on the wire.
+red_min=5500
+red_max=16500
+red_limit=110000
+red_prob=0.1
+limit=$((seconds + 60))
+work=${INCAST_WORK:-/tmp/incast}
+mkdir -p "$work"
+port=23000
+hosts="$(seq -f 's%g' -s ' ' 1 "$senders") p1 r1"
+declare -A gid cnt
+
+# knob NAME VALUE: a knob of every device.
+knob() {
+	local h
+	for h in $hosts; do
+		in_ns "$h" sh -c "echo $2 > /sys/class/infiniband/rmp_$h/rmp/$1" ||
+			return 1
+	done
+}
+
+# senders_sum NAME: counter NAME summed over the senders' devices.
+senders_sum() {
+	local n total=0
+	for n in $(seq 1 "$senders"); do
+		total=$((total + $(dev_counter "rmp_s$n" "$1")))
+	done
+	echo "$total"
+}
+
+# softnet_drops: packets the guest's CPUs dropped before any qdisc saw
+# them (their backlog queues full), from /proc/net/softnet_stat.
+softnet_drops() {
+	local _ d total=0
+	while read -r _ d _; do
+		total=$((total + 16#$d))
+	done </proc/net/softnet_stat
+	echo "$total"
+}
+
+# counters WHEN: the device counters the report needs, and the guest's
+# softnet drops, into cnt[WHEN:NAME].
+counters() {
+	cnt[$1:retrans]=$(senders_sum tx_retransmits)
+	cnt[$1:rx_cnps]=$(senders_sum rx_cnps)
+	cnt[$1:cuts]=$(senders_sum cc_rate_cuts)
+	cnt[$1:raises]=$(senders_sum cc_rate_raises)
+	cnt[$1:marked]=$(dev_counter rmp_r1 rx_ecn_marked)
+	cnt[$1:tx_cnps]=$(dev_counter rmp_r1 tx_cnps)
+	cnt[$1:softnet]=$(softnet_drops)
+}
+
+# delta NAME: how far cnt's NAME moved from before to after.
+delta() {
+	echo $((${cnt[after:$1]} - ${cnt[before:$1]}))
+}
+
+# probe NAME ITERS PORT LIMIT: the latency probe, ib_send_lat with 2-byte
+# SENDs x ITERS on PORT, p1 the client, r1 the server, LIMIT s each (as
+# run_pair): each round trip crosses the bottleneck once. Both sleep on
+# CQ events (-e) rather than spin, as the senders need the guest's two
+# CPUs; every sample is printed (-H). Output in
+# $work/probe.NAME.{server,client}.
+probe() {
+	run_pair "$4" "$work/probe.$1" r1 "tcp:$3" p1 \
+		-- ib_send_lat -d rmp_r1 -x "${gid[r1]}" -p "$3" -F -e -H -s 2 \
+		-u "$ack_timeout" -n "$2" \
+		-- ib_send_lat -d rmp_p1 -x "${gid[p1]}" -p "$3" -F -e -H -s 2 \
+		-u "$ack_timeout" -n "$2" 10.9.0.1
+}
+
+# probe_loop NAME: probes of $probe_iters round trips, 30 s at most each,
+# one after the other (NAME.1, NAME.2, ...) until $work/probe.NAME.stop
+# exists, so that the samples cover the whole load however long a round
+# trip takes. A probe that fails gets a line in $work/probe.NAME.failed
+# (its log: why) and the next one starts: the probe is measured, not
+# asserted.
+probe_loop() {
+	local k=0
+	: >"$work/probe.$1.failed"
+	while [ ! -e "$work/probe.$1.stop" ] && [ $k -lt 80 ]; do
+		k=$((k + 1))
+		probe "$1.$k" "$probe_iters" $((port + 10 + k)) 30 \
+			>"$work/probe.$1.$k.why" ||
+			echo "$work/probe.$1.$k.why: $(head -n 1 \
+				"$work/probe.$1.$k.why")" >>"$work/probe.$1.failed"
+	done
+}
+
+# latency FILE...: PROBE_N, PROBE_MEDIAN and PROBE_P99 (us) over every
+# sample in the probes' client outputs FILE...; fails if there is none.
+latency() {
+	local stats
+	PROBE_N=0
+	PROBE_MEDIAN=
+	PROBE_P99=
+	# -H: "#, usec", then "N, sample" per round trip (half of it: perftest
+	# reports send latency as half the round trip).
+	stats=$(awk -F', ' 'NF == 2 && $1 ~ /^[0-9]+$/ { print $2 }' "$@" |
+		sort -g | awk '{ v[NR] = $1 } END { if (!NR) exit 1
+			i = int(NR * 0.99); if (i < NR * 0.99) i++
+			printf "%d %.1f %.1f", NR, v[int((NR + 1) / 2)], v[i] }') ||
+		{ echo "no latency samples"; return 1; }
+	read -r PROBE_N PROBE_MEDIAN PROBE_P99 <<<"$stats"
+}
+
+# unloaded: the probe alone, $lat_iters round trips, 30 s at most; a
+# second one if the first fails. Sets UNLOADED_P99 and prints, as TAP
+# comments, its figures and why a probe failed. Measured, not asserted.
+unloaded() {
+	local k
+	port=$((port + 100))
+	for k in 1 2; do
+		if probe "unloaded.$k" "$lat_iters" $((port + 10 + k)) 30 \
+			>"$work/probe.unloaded.$k.why" &&
+			latency "$work/probe.unloaded.$k.client"; then
+			UNLOADED_P99=$PROBE_P99
+			printf '# unloaded probe: p99 %s us, median %s us\n' \
+				"$PROBE_P99" "$PROBE_MEDIAN"
+			return 0
+		fi
+		printf '# unloaded probe %s failed: %s\n' "$k" \
+			"$(head -n 1 "$work/probe.unloaded.$k.why")"
+	done
+}
+
+# started FILE: perftest's output FILE shows its result header: the
+# connection is up and its traffic starts.
+started() {
+	local l
+	while IFS= read -r l; do
+		[[ $l != *'#bytes'* ]] || return 0
+	done <"$1"
+	return 1
+}
+
+# all_started SECONDS FILE...: wait up to SECONDS until every FILE has
+# started; SKEW says how long after the first the last one did (to the
+# 0.2 s of polling).
+all_started() {
+	local deadline=$(($1 + SECONDS)) f left first=
+	shift
+	SKEW=
+	while :; do
+		left=0
+		for f in "$@"; do
+			started "$f" || left=$((left + 1))
+		done
+		[ -n "$first" ] || [ "$left" = $# ] || first=$EPOCHREALTIME
+		[ "$left" != 0 ] || break
+		[ $SECONDS -lt "$deadline" ] || return 1
+		sleep 0.2
+	done
+	SKEW=$(awk -v a="$first" -v b="$EPOCHREALTIME" \
+		'BEGIN { printf "%.1f", b - a }')
+}
+
+# incast MODE: the incast. One ib_write_bw server per sender on r1 (port
+# $port + n); once all listen, the six clients at once, 64 KiB WRITEs
+# for $seconds s; once all have connected, probes one after the other
+# until the clients end; the RED queue sampled meanwhile.
+# Every process gets $limit s (SIGTERM, SIGKILL 5 s later), as in
+# run_pair. Sets MBPS[n], sender n's goodput in Mbit/s (iterations x
+# size over perftest's $window s window, which needs no CPU clock), for
+# each sender with a result, RATES to their paced rates halfway through,
+# and PROBE_*; fails, saying why, unless every sender's client and server
+# ended well.
+incast() {
+	local mode=$1 n o c why='' qpid ppid line
+	local -a spid=() cpid=()
+	port=$((port + 100))
+	MBPS=()
+	RATES=
+	: >"$work/$mode.queue"
+	rm -f "$work/probe.$mode".* "$work/$mode.qps"
+	for n in $(seq 1 "$senders"); do
+		ip netns exec r1 timeout -k 5 "$limit" stdbuf -oL \
+			ib_write_bw -d rmp_r1 -x "${gid[r1]}" -p $((port + n)) \
+			-F -s 65536 -D "$seconds" -u "$ack_timeout" \
+			>"$work/$mode.s$n.server" 2>&1 &
+		spid[n]=$!
+	done
+	for n in $(seq 1 "$senders"); do
+		wait_for "$limit" tcp_listening r1 $((port + n)) ||
+			why+="server $n not listening; "
+	done
+	if [ -z "$why" ]; then
+		for n in $(seq 1 "$senders"); do
+			ip netns exec "s$n" timeout -k 5 "$limit" stdbuf -oL \
+				ib_write_bw -d "rmp_s$n" -x "${gid[s$n]}" \
+				-p $((port + n)) -F -s 65536 -D "$seconds" \
+				-u "$ack_timeout" 10.9.0.1 >"$work/$mode.s$n.client" 2>&1 &
+			cpid[n]=$!
+		done
+		incast_sample_queue "$work/$mode.queue" &
+		qpid=$!
+		chrt -f -p 10 "$qpid" >/dev/null
+		all_started "$limit" "$work/$mode.s"*.client ||
+			why+="not every client started in $limit s; "
+		probe_loop "$mode" &
+		ppid=$!
+		sleep $((seconds / 2 - 2))
+		RATES=$(cc_rates "$work/$mode.qps")
+		for n in $(seq 1 "$senders"); do
+			reap "${cpid[n]}" $((limit + 30))
+			c=$?
+			[ $c = 0 ] || why+="$(pair_status "client s$n" $c "$limit" \
+				"$REAP_STUCK"); "
+		done
+		: >"$work/probe.$mode.stop"
+		kill "$qpid"
+		wait "$qpid" 2>/dev/null
+		reap "$ppid" $((2 * limit + 60)) || why+="probes stuck; "
+	fi
+	[ -z "$why" ] || kill "${spid[@]}" 2>/dev/null
+	for n in $(seq 1 "$senders"); do
+		reap "${spid[n]}" $((limit + 30))
+		c=$?
+		[ $c = 0 ] || why+="$(pair_status "server $n" $c "$limit" \
+			"$REAP_STUCK"); "
+	done
+	for n in $(seq 1 "$senders"); do
+		o=$work/$mode.s$n
+		# bytes iterations peak average msgrate
+		line=$(perftest_result "$o.client") &&
+			MBPS[n]=$(awk -v s="$window" \
+				'{ printf "%.2f", $1 * $2 * 8 / s / 1e6 }' <<<"$line")
+	done
+	latency "$work/probe.$mode".*.client >/dev/null
+	[ -n "$why" ] || return 0
+	echo "$why"
+	for n in $(seq 1 "$senders"); do
+		for o in client server; do
+			[ -s "$work/$mode.s$n.$o" ] || continue
+			echo "-- s$n $o:"
+			pair_excerpt "$work/$mode.s$n.$o"
+		done
+	done
+	return 1
+}
+
+# cc_rates FILE: each sender's paced rate, Mbit/s, as its QPs show it
+# (only QPs that pace show one); what rdma showed goes to FILE.
+cc_rates() {
+	local n r
+	for n in $(seq 1 "$senders"); do
+		r=$(rdma -dd resource show qp link "rmp_s$n/1" | tee -a "$1" |
+			grep -o 'cc-rate-kbps [0-9]*' | awk '{ printf " %.2f", $2 / 1000 }')
+		printf ' s%s%s' "$n" "${r:- -}"
+	done
+}
+
+# all_results: every sender produced a goodput.
+all_results() {
+	local n
+	for n in $(seq 1 "$senders"); do
+		[ -n "${MBPS[n]:-}" ] || { echo "s$n: no result"; return 1; }
+	done
+}
+
+# queue_figures FILE: peak and mean backlog of the RED queue over the
+# samples in FILE (incast_sample_queue's), packets and KiB.
+queue_figures() {
+	awk 'match($0, /"backlog":[0-9]+/) {
+			bytes = substr($0, RSTART + 10, RLENGTH - 10) + 0
+			match($0, /"qlen":[0-9]+/)
+			pkts = substr($0, RSTART + 7, RLENGTH - 7) + 0
+			if (!n) t0 = $1
+			t1 = $1
+			n++; b += bytes; p += pkts
+			if (pkts > pp) pp = pkts
+			if (bytes > pb) pb = bytes }
+		END { if (!n) { print "no samples"; exit }
+			printf "peak %d packets (%.1f KiB), mean %.1f packets (%.1f KiB), %d samples in %.1f s",
+				pp, pb / 1024, p / n, b / n / 1024, n, t1 - t0 }' "$1"
+}
+
+# report MODE: the figures of one mode's run, as TAP comments; needs the
+# counters before and after it.
+report() {
+	local mode=$1 red flows n
+	red=$(incast_red_json)
+	flows=$(for n in $(seq 1 "$senders"); do echo "${MBPS[n]:-0}"; done)
+	awk -v m="$mode" -v r="$mbit" '{ x[NR] = $1; s += $1; q += $1 * $1 }
+		END { printf "%s: goodput %.2f Mbit/s, %.2f of the %d Mbit/s bottleneck\n",
+				m, s, s / r, r
+			printf "%s: shares", m
+			for (i = 1; i <= NR; i++)
+				printf " s%d %.2f (%.0f%%)", i, x[i], s ? 100 * x[i] / s : 0
+			printf "\n%s: Jain fairness %.3f\n", m, q ? s * s / (NR * q) : 0 }' \
+		<<<"$flows" | sed 's/^/# /'
+	printf '# %s: bottleneck %s packets sent, dropped %s (early %s, queue full %s), marked %s, overlimits %s\n' \
+		"$mode" "$(incast_red_stat "$red" packets)" \
+		"$(incast_red_stat "$red" drops)" \
+		"$(incast_red_stat "$red" early)" \
+		"$(incast_red_stat "$red" pdrop)" \
+		"$(incast_red_stat "$red" marked)" \
+		"$(incast_red_stat "$red" overlimits)"
+	printf '# %s: the last flow started %s s after the first\n' "$mode" \
+		"${SKEW:-n/a}"
+	printf '# %s: queue %s\n' "$mode" "$(queue_figures "$work/$mode.queue")"
+	printf '# %s: paced rates halfway, Mbit/s:%s\n' "$mode" "${RATES:-}"
+	printf '# %s: senders resent %s packets; guest CPUs dropped %s before any qdisc\n' \
+		"$mode" "$(delta retrans)" "$(delta softnet)"
+	printf '# %s: receiver rx_ecn_marked %s tx_cnps %s; senders rx_cnps %s cc_rate_cuts %s cc_rate_raises %s\n' \
+		"$mode" "$(delta marked)" "$(delta tx_cnps)" "$(delta rx_cnps)" \
+		"$(delta cuts)" "$(delta raises)"
+	printf '# %s: probe p99 %s us (median %s, %s round trips in %s probes, %s failed), %s of unloaded p99 %s us\n' \
+		"$mode" "${PROBE_P99:-n/a}" "${PROBE_MEDIAN:-n/a}" "${PROBE_N:-0}" \
+		"$(find "$work" -name "probe.$mode.*.client" | wc -l)" \
+		"$(wc -l <"$work/probe.$mode.failed")" \
+		"$(awk -v a="${PROBE_P99:-0}" -v b="${UNLOADED_P99:-0}" \
+			'BEGIN { if (b > 0 && a > 0) printf "%.1fx", a / b; else printf "n/a" }')" \
+		"${UNLOADED_P99:-n/a}"
+	sed "s|^$work/|# $mode: failed probe, |" "$work/probe.$mode.failed"
+}
+
+# moved NAME: cnt's NAME went up.
+moved() {
+	[ "$(delta "$1")" -gt 0 ] ||
+		{ echo "$1 stayed at ${cnt[after:$1]}"; return 1; }
+}
+
+# unmoved NAME: cnt's NAME did not move.
+unmoved() {
+	[ "$(delta "$1")" = 0 ] ||
+		{ echo "$1 went from ${cnt[before:$1]} to ${cnt[after:$1]}"; return 1; }
+}
+
+check "modprobe rdma_rmp" modprobe rdma_rmp
+check "incast: $senders senders, probe p1, receiver r1 behind sw" \
+	incast_up "$senders"
+# shellcheck disable=SC2086 # one word per host
+check "every host reaches r1 through sw and over oob" \
+	incast_reachable "$port" $hosts
+for h in $hosts; do
+	check "rmp_$h on $h" rmp_on "$h" "rmp_$h" "$(incast_addr "$h")"
+	gid[$h]=$(gid_index "rmp_$h" "$(incast_addr "$h")")
+done
+check "link_rate $link_rate on every device" knob link_rate "$link_rate"
+for k in $knobs; do
+	check "${k%%=*} ${k#*=} on every device" knob "${k%%=*}" "${k#*=}"
+done
+check "bottleneck: $mbit Mbit/s, RED $red_min-$red_max of $red_limit bytes, ECN" \
+	incast_bottleneck "$mbit" "$red_min" "$red_max" "$red_limit" "$red_prob"
+unloaded
+
+for mode in $INCAST_CC; do
+	check "cc $mode on every device" knob cc "$mode"
+	check "bottleneck reset" incast_bottleneck "$mbit" "$red_min" \
+		"$red_max" "$red_limit" "$red_prob"
+	counters before
+	start=$SECONDS
+	check_here "$mode: $senders ib_write_bw flows into r1 ran" incast "$mode"
+	counters after
+	check "$mode: a result from each of the $senders senders" all_results
+	report "$mode"
+	printf '# %s: %s s\n' "$mode" $((SECONDS - start))
+	case $mode in
+	none)
+		check "none: no rate cut" unmoved cuts
+		;;
+	dcqcn)
+		check "dcqcn: the receiver answered CE marks with CNPs" \
+			moved tx_cnps
+		check "dcqcn: the senders cut their rates" moved cuts
+		;;
+	esac
+done
+check "cc back to none" knob cc none
+t_done
