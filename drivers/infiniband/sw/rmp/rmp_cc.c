@@ -28,7 +28,6 @@
 
 #include "rmp_cc.h"
 #include "rmp_dev.h"
-#include "rmp_net.h"
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
 
@@ -62,24 +61,13 @@ static void rmp_cc_send_cnp(struct rmp_qp *qp)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	struct rmp_hdr_fields f = {};
-	struct rmp_flow fl = qp->flow;
-	struct sk_buff *skb;
-	void *payload;
 
 	f.bth.opcode = RMP_OP_CNP;
-	f.bth.pkey = RMP_PKEY_DEFAULT;
 	f.bth.becn = true;
 	f.bth.qpn = qp->responder.dqpn;
-	/* Not ECN-capable: a CNP is not to be marked, nor dropped. */
-	fl.tclass = rmp_knob_get(dev, RMP_KNOB_CNP_DSCP) << 2;
-	skb = rmp_pkt_new(dev, &fl, &f, 0, &payload);
-	if (!skb) {
-		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
-		return;
-	}
-	if (!rmp_net_xmit(dev, &fl, NULL, qp->sport, skb, NULL,
-			  &qp->deliveries))
-		rmp_stats_inc(&dev->stats, RMP_CNT_TX_CNPS);
+	rmp_pkt_send_control(dev, &qp->flow,
+			     rmp_knob_get(dev, RMP_KNOB_CNP_DSCP), qp->sport,
+			     &f, RMP_CNT_TX_CNPS);
 }
 
 /**

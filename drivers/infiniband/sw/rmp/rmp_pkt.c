@@ -17,6 +17,7 @@
  */
 #include <linux/string.h>
 
+#include "rmp_dev.h"
 #include "rmp_net.h"
 #include "rmp_pkt.h"
 
@@ -57,4 +58,35 @@ struct sk_buff *rmp_pkt_new(struct rmp_dev *dev, const struct rmp_flow *fl,
 	*payload = skb->data + info->hdr_len;
 	memset(*payload + payload_len, 0, pad + RMP_ICRC_SIZE);
 	return skb;
+}
+
+/**
+ * rmp_pkt_send_control() - send a control packet: headers, no payload
+ * @dev: sending device
+ * @fl: the flow of the QP it concerns; its traffic class is not used
+ * @dscp: the DSCP it leaves with, in a class of its own ahead of data; it
+ *	is never ECN-capable, so a switch neither marks nor drops it for
+ *	congestion it signals
+ * @sport: UDP source port
+ * @f: its header fields, opcode and destination QP set; the P_Key is set
+ *	here
+ * @counter: the device counter of such packets sent
+ */
+void rmp_pkt_send_control(struct rmp_dev *dev, const struct rmp_flow *fl,
+			  u8 dscp, u16 sport, struct rmp_hdr_fields *f,
+			  enum rmp_counter counter)
+{
+	struct rmp_flow ctl = *fl;
+	struct sk_buff *skb;
+	void *payload;
+
+	f->bth.pkey = RMP_PKEY_DEFAULT;
+	ctl.tclass = dscp << 2;
+	skb = rmp_pkt_new(dev, &ctl, f, 0, &payload);
+	if (!skb) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
+		return;
+	}
+	if (!rmp_net_xmit(dev, &ctl, NULL, sport, skb, NULL, NULL))
+		rmp_stats_inc(&dev->stats, counter);
 }

@@ -8,6 +8,7 @@
 
 #include <linux/skbuff.h>
 
+#include "rmp_stats.h"
 #include "engine/hdr.h"
 
 struct rmp_dev;
@@ -19,5 +20,8 @@ struct rmp_flow;
 struct sk_buff *rmp_pkt_new(struct rmp_dev *dev, const struct rmp_flow *fl,
 			    struct rmp_hdr_fields *f, u32 payload_len,
 			    void **payload);
+void rmp_pkt_send_control(struct rmp_dev *dev, const struct rmp_flow *fl,
+			  u8 dscp, u16 sport, struct rmp_hdr_fields *f,
+			  enum rmp_counter counter);
 
 #endif /* RMP_PKT_H */

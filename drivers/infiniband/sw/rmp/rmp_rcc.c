@@ -29,7 +29,6 @@
 #include <linux/ktime.h>
 
 #include "rmp_dev.h"
-#include "rmp_net.h"
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
 #include "rmp_rcc.h"
@@ -94,23 +93,13 @@ static void rmp_rcc_send(struct rmp_qp *qp, u8 opcode, u32 psn,
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	struct rmp_hdr_fields f = {};
-	struct rmp_flow fl = qp->flow;
-	struct sk_buff *skb;
-	void *payload;
 
 	f.bth.opcode = opcode;
-	f.bth.pkey = RMP_PKEY_DEFAULT;
 	f.bth.qpn = qp->responder.dqpn;
 	f.bth.psn = psn;
-	/* Its own class, ahead of data in the switches; not ECN-capable. */
-	fl.tclass = rmp_knob_get(dev, RMP_KNOB_GRANT_DSCP) << 2;
-	skb = rmp_pkt_new(dev, &fl, &f, 0, &payload);
-	if (!skb) {
-		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
-		return;
-	}
-	if (!rmp_net_xmit(dev, &fl, NULL, qp->sport, skb, NULL, NULL))
-		rmp_stats_inc(&dev->stats, counter);
+	rmp_pkt_send_control(dev, &qp->flow,
+			     rmp_knob_get(dev, RMP_KNOB_GRANT_DSCP), qp->sport,
+			     &f, counter);
 }
 
 static enum hrtimer_restart rmp_rcc_timer_fn(struct hrtimer *timer)
