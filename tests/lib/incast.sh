@@ -12,7 +12,8 @@
 # route through sw. sw's port towards r1 is the bottleneck: htb holds it
 # to a rate, and a RED queue behind it marks ECN-capable packets CE as it
 # builds, like a datacenter switch, and drops only what is not
-# ECN-capable, or what finds it full. p1 is a host of its own for a
+# ECN-capable, or what finds it full; control packets take a
+# strict-priority queue ahead of it. p1 is a host of its own for a
 # latency probe that crosses the bottleneck beside the senders' flows.
 #
 # Every host also has eth1 on a bridge of its own (namespace oob,
@@ -108,27 +109,45 @@ while True:
 }
 
 # incast_bottleneck MBIT MIN MAX LIMIT PROB: sw's port towards r1 (its
-# dev r1) held to MBIT Mbit/s by htb, with a RED queue of LIMIT bytes
-# behind it. RED marks ECN-capable packets CE (drops others) once its
+# dev r1) held to MBIT Mbit/s by htb, behind it two strict-priority
+# queues, as a datacenter switch has: packets with DSCP 46 or 48 (rmp's
+# grants, credit requests and CNPs, knobs grant_dscp and cnp_dscp) go
+# first, from a queue of their own; the rest wait in a RED queue of
+# LIMIT bytes. RED marks ECN-capable packets CE (drops others) once its
 # average backlog passes MIN bytes, with a probability rising to PROB at
 # MAX bytes, and every one beyond MAX; without harddrop an ECN-capable
 # packet is dropped only when LIMIT bytes are queued. Replaces what was
 # there, so the counters start from zero.
 incast_bottleneck() {
+	local dscp
 	tc -n sw qdisc del dev r1 root 2>/dev/null
 	tc -n sw qdisc add dev r1 root handle 1: htb default 1 &&
 		tc -n sw class add dev r1 parent 1: classid 1:1 htb \
 			rate "${1}mbit" ceil "${1}mbit" quantum 1514 &&
-		tc -n sw qdisc add dev r1 parent 1:1 handle 10: red \
+		tc -n sw qdisc add dev r1 parent 1:1 handle 2: prio bands 2 \
+			priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 &&
+		tc -n sw qdisc add dev r1 parent 2:1 handle 20: pfifo limit 1000 &&
+		tc -n sw qdisc add dev r1 parent 2:2 handle 10: red \
 			limit "$4" min "$2" max "$3" avpkt 1100 \
-			bandwidth "${1}mbit" probability "$5" ecn
+			bandwidth "${1}mbit" probability "$5" ecn || return 1
+	for dscp in 46 48; do
+		tc -n sw filter add dev r1 parent 2: protocol ip prio 1 u32 \
+			match ip dsfield $((dscp << 2)) 0xfc flowid 2:1 ||
+			return 1
+	done
 }
 
 # incast_red_json: the bottleneck's RED queue and its counters, as tc's
 # JSON (bytes, packets, drops, overlimits, backlog, qlen, marked, early,
 # pdrop, other).
 incast_red_json() {
-	tc -n sw -s -j qdisc show dev r1 parent 1:1
+	tc -n sw -s -j qdisc show dev r1 parent 2:2
+}
+
+# incast_control_json: the bottleneck's queue of control packets, as
+# tc's JSON (bytes, packets, drops, backlog, qlen).
+incast_control_json() {
+	tc -n sw -s -j qdisc show dev r1 parent 2:1
 }
 
 # incast_red_stat JSON NAME: counter NAME of incast_red_json's output.

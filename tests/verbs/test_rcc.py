@@ -10,7 +10,7 @@ import pyverbs.enums as e
 from rmpdata import MTU, DataTestCase
 
 CREDIT = ('tx_grants', 'rx_grants', 'tx_credit_requests',
-          'rx_credit_requests', 'cc_credit_stalls')
+          'rx_credit_requests', 'cc_credit_stalls', 'cc_credit_granted')
 
 
 class CreditTest(DataTestCase):

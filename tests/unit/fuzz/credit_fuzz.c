@@ -55,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.policy = fuzz_take(&in, 1) % RMP_CREDIT_POLICY_NR;
 	cfg.idle_ns = 1 + fuzz_take(&in, 3);
 	cfg.ecn_every = 1 + fuzz_take(&in, 1);
+	cfg.ecn_period_ns = 1 + fuzz_take(&in, 3);
 	cfg.burst_bytes = 1 + fuzz_take(&in, 2);
 	FUZZ_CHECK(!rmp_credit_rx_init(&rx, &cfg, now));
 	for (i = 0; i < PEERS; i++)
@@ -92,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 4:
 			/* A grant as the wire brings it. */
-			rmp_credit_tx_grant(&tx, fuzz_take(&in, 3), asked);
+			rmp_credit_tx_grant(&tx, fuzz_take(&in, 3), asked, now);
 			FUZZ_CHECK(!rmp_psn_after(tx.limit, asked));
 			break;
 		default:

@@ -22,6 +22,10 @@
  *   of status "unsupported method/attribute", or nothing answers: the QP
  *   stays plain RoCEv2 once the question, retried 3 times 200 ms apart,
  *   has no answer (over IPv6 the GetResp ends it sooner).
+ * - An rmp peer whose QP is not connected to the asker yet answers "no
+ *   such QP": the question is asked again, as if unanswered, since that
+ *   QP may reach RTR in the meantime (one that stays in RTR never asks
+ *   itself).
  *
  * Answers are accepted only from the QP1 of the peer's own address, for
  * the QP pair asked about. With ``ext`` at ``on`` nothing is asked: every
@@ -109,6 +113,15 @@ static u32 rmp_ext_caps(const struct rmp_dev *dev)
 }
 
 /*
+ * The traffic class questions and answers leave with: control traffic,
+ * like grants, that must neither wait behind data nor be lost to it.
+ */
+static u8 rmp_ext_tclass(const struct rmp_dev *dev)
+{
+	return rmp_knob_get(dev, RMP_KNOB_GRANT_DSCP) << 2;
+}
+
+/*
  * Record what @qp learned: the end of its question, or (@answering) its
  * peer's question; @caps are the extensions both speak, if they agreed.
  * Return whether the QP was still asking.
@@ -126,14 +139,16 @@ static bool rmp_ext_learn(struct rmp_qp *qp, enum rmp_ext_state state,
 		WRITE_ONCE(qp->ext, state);
 	}
 	mutex_unlock(&qp->lock);
-	if (!agreed)
-		return asking;
-	rmp_stats_inc(&dev->stats, RMP_CNT_EXT_AGREED);
-	caps &= rmp_ext_caps(dev);
-	if (caps & RMP_EXT_CAP_MULTIPATH)
-		rmp_qp_multipath(qp);
-	if (caps & RMP_EXT_CAP_CREDIT)
-		rmp_qp_credit(qp);
+	if (agreed) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_EXT_AGREED);
+		caps &= rmp_ext_caps(dev);
+		if (caps & RMP_EXT_CAP_MULTIPATH)
+			rmp_qp_multipath(qp);
+		if (caps & RMP_EXT_CAP_CREDIT)
+			rmp_qp_credit(qp);
+	}
+	if (answering || asking)
+		rmp_qp_ext_known(qp);
 	return asking;
 }
 
@@ -182,8 +197,10 @@ void rmp_ext_ask(struct rmp_qp *qp)
 		rmp_qp_multipath(qp);
 		if (rmp_ext_caps(dev) & RMP_EXT_CAP_CREDIT)
 			rmp_qp_credit(qp);
+		rmp_qp_ext_known(qp);
 		return;
 	}
+	ah_attr.grh.traffic_class = rmp_ext_tclass(dev);
 
 	mutex_lock(&dev->ext_lock);
 	agent = dev->ext_agent;
@@ -265,6 +282,7 @@ static void rmp_ext_answer(struct ib_mad_agent *agent,
 	struct rmp_dev *dev = agent->context;
 	const struct ib_vendor_mad *req = (void *)wc->recv_buf.mad;
 	const struct rmp_ext_msg *q = rmp_ext_msg_of((void *)req);
+	struct rdma_ah_attr ah_attr;
 	u8 status = RMP_EXT_ST_NO_QP;
 	struct ib_mad_send_buf *msg;
 	struct rmp_ext_msg *a;
@@ -283,8 +301,12 @@ static void rmp_ext_answer(struct ib_mad_agent *agent,
 	if (qp)
 		rmp_qp_put(qp);
 
-	ah = ib_create_ah_from_wc(agent->qp->pd, wc->wc, wc->recv_buf.grh,
-				  agent->port_num);
+	if (ib_init_ah_attr_from_wc(agent->device, agent->port_num, wc->wc,
+				    wc->recv_buf.grh, &ah_attr))
+		return;
+	ah_attr.grh.traffic_class = rmp_ext_tclass(dev);
+	ah = rdma_create_ah(agent->qp->pd, &ah_attr, RDMA_CREATE_AH_SLEEPABLE);
+	rdma_destroy_ah_attr(&ah_attr);
 	if (IS_ERR(ah))
 		return;
 	msg = rmp_ext_mad(agent, ah, wc->wc->src_qp, wc->wc->pkey_index);
@@ -324,6 +346,15 @@ static void rmp_ext_answered(struct ib_mad_agent *agent,
 		return;
 	/* Only the peer QP, from its address, speaks for it. */
 	if (!rmp_ext_pair(qp, be32_to_cpu(a->peer_qpn), from)) {
+		rmp_qp_put(qp);
+		return;
+	}
+	/*
+	 * Not connected yet: the peer QP may reach RTR before the question's
+	 * retries run out, or ask itself.
+	 */
+	if (a->version == RMP_EXT_MSG_VERSION &&
+	    a->status == RMP_EXT_ST_NO_QP) {
 		rmp_qp_put(qp);
 		return;
 	}

@@ -37,8 +37,8 @@ struct rmp_dev;
  * @RMP_KNOB_RCC_ASK_PERIOD: ``rcc_ask_period``, us a held sender waits
  *	before asking again
  * @RMP_KNOB_RCC_IDLE: ``rcc_idle``, us of silence that unschedule a sender
- * @RMP_KNOB_GRANT_DSCP: ``grant_dscp``, the DSCP grants and credit
- *	requests leave with
+ * @RMP_KNOB_GRANT_DSCP: ``grant_dscp``, the DSCP grants, credit
+ *	requests and extension questions and answers leave with
  * @RMP_KNOB_NR: number of knobs
  */
 enum rmp_knob_id {

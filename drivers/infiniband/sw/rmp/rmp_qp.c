@@ -126,6 +126,21 @@ void rmp_qp_credit(struct rmp_qp *qp)
 }
 
 /**
+ * rmp_qp_ext_known() - an RC QP learned which extensions its peer speaks
+ * @qp: the QP; rmp_qp_multipath() and rmp_qp_credit() were called for
+ *	those the peer agreed to
+ *
+ * A run that finds %RMP_QP_EXT_KNOWN set finds those flags set too.
+ */
+void rmp_qp_ext_known(struct rmp_qp *qp)
+{
+	/* Pairs with rmp_rcc_ask(): the flags set before are seen first. */
+	smp_mb__before_atomic();
+	set_bit(RMP_QP_EXT_KNOWN, &qp->flags);
+	rmp_qp_schedule(qp);
+}
+
+/**
  * rmp_qp_event() - raise an asynchronous event on a QP
  * @qp: the QP
  * @type: the event
@@ -601,6 +616,7 @@ static void rmp_qp_reset_attr(struct rmp_qp *qp)
 	WRITE_ONCE(qp->ext, RMP_EXT_NONE);
 	clear_bit(RMP_QP_MULTIPATH, &qp->flags);
 	clear_bit(RMP_QP_CREDIT, &qp->flags);
+	clear_bit(RMP_QP_EXT_KNOWN, &qp->flags);
 }
 
 static int rmp_qp_insert(struct rmp_dev *dev, struct rmp_qp *qp)

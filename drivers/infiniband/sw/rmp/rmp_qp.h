@@ -61,6 +61,9 @@ struct rmp_wq {
  *	(rmp_qp_multipath()); cleared at RESET
  * @RMP_QP_CREDIT: RC: the peer agreed to receiver credit; the work item
  *	starts it on both sides (rmp_qp_credit()); cleared at RESET
+ * @RMP_QP_EXT_KNOWN: RC: the QP knows which extensions its peer speaks,
+ *	set after @RMP_QP_MULTIPATH and @RMP_QP_CREDIT (rmp_qp_ext_known());
+ *	cleared at RESET
  */
 enum rmp_qp_flag {
 	RMP_QP_SQ_DRAINING,
@@ -70,6 +73,7 @@ enum rmp_qp_flag {
 	RMP_QP_DYING,
 	RMP_QP_MULTIPATH,
 	RMP_QP_CREDIT,
+	RMP_QP_EXT_KNOWN,
 };
 
 /**
@@ -192,6 +196,7 @@ void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
 void rmp_qp_multipath(struct rmp_qp *qp);
 void rmp_qp_credit(struct rmp_qp *qp);
+void rmp_qp_ext_known(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);
 void rmp_qp_kick_atomic(struct rmp_qp *qp);
 void rmp_qp_run_soon(struct rmp_qp *qp);

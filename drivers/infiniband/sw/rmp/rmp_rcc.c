@@ -29,6 +29,7 @@
 #include <linux/ktime.h>
 
 #include "rmp_dev.h"
+#include "rmp_ext.h"
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
 #include "rmp_rcc.h"
@@ -68,6 +69,9 @@ static void rmp_rcc_configure(struct rmp_dev *dev)
 		.idle_ns = (u64)rmp_knob_get(dev, RMP_KNOB_RCC_IDLE) *
 			   NSEC_PER_USEC,
 		.ecn_every = RMP_RCC_ECN_EVERY,
+		/* As long as the downlink takes to carry those, at most. */
+		.ecn_period_ns = div64_u64((u64)RMP_RCC_ECN_EVERY * pkt * 8 *
+					   NSEC_PER_MSEC, rate),
 		.burst_bytes = 2 * pkt,
 	};
 
@@ -102,6 +106,19 @@ static void rmp_rcc_send(struct rmp_qp *qp, u8 opcode, u32 psn,
 			     &f, counter);
 }
 
+/* Add what the scheduler did since last time to the counters; locked. */
+static void rmp_rcc_count(struct rmp_dev *dev)
+{
+	const struct rmp_credit_rx_stats *now = &dev->rcc.rx.stats;
+	struct rmp_credit_rx_stats *seen = &dev->rcc.seen;
+
+	rmp_stats_add(&dev->stats, RMP_CNT_CC_CREDIT_GRANTED,
+		      now->granted - seen->granted);
+	rmp_stats_add(&dev->stats, RMP_CNT_CC_CREDIT_CUTS,
+		      now->cuts - seen->cuts);
+	*seen = *now;
+}
+
 static enum hrtimer_restart rmp_rcc_timer_fn(struct hrtimer *timer)
 {
 	struct rmp_rcc_dev *d = container_of(timer, struct rmp_rcc_dev, timer);
@@ -120,6 +137,7 @@ static enum hrtimer_restart rmp_rcc_timer_fn(struct hrtimer *timer)
 	}
 	at = n == RMP_RCC_BATCH ? now : rmp_credit_rx_deadline(&d->rx, now);
 	d->timer_at = at;
+	rmp_rcc_count(container_of(d, struct rmp_dev, rcc));
 	spin_unlock(&d->lock);
 
 	for (i = 0; i < n; i++) {
@@ -158,6 +176,50 @@ void rmp_rcc_dev_exit(struct rmp_dev *dev)
 	WARN_ON_ONCE(dev->rcc.rx.nactive);
 }
 
+/* The requester sends new data on @qp's credit from now on. */
+static void rmp_rcc_tx_start(struct rmp_qp *qp, u64 ask_every_ns)
+{
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct rmp_requester *rq = &qp->requester;
+	struct rmp_rcc_qp *c = &qp->rcc;
+	u32 unsched;
+
+	unsched = DIV_ROUND_UP(rmp_knob_get(dev, RMP_KNOB_RCC_UNSCHED) * 1024,
+			       rq->req.mtu);
+	rmp_credit_tx_init(&c->tx, unsched, ask_every_ns, rq->req.next_psn);
+	c->seen_stalls = 0;
+	rmp_req_credit(&rq->req, &c->tx);
+	c->tx_on = true;
+}
+
+/* How often a sender held back asks again, from the knob. */
+static u64 rmp_rcc_ask_period(const struct rmp_qp *qp)
+{
+	return (u64)rmp_knob_get(rmp_qp_dev(qp), RMP_KNOB_RCC_ASK_PERIOD) *
+	       NSEC_PER_USEC;
+}
+
+/**
+ * rmp_rcc_asking() - hold a new QP to its unscheduled budget while it asks
+ * @qp: an RC QP whose requester just started; in a run of its work item
+ *
+ * With ``cc`` at ``rcc``, until the peer answers whether it agrees to
+ * receiver credit, a QP sends what it would send before its first grant,
+ * no more: a burst of new QPs does not flood the receiver's downlink
+ * before the receiver can schedule them. rmp_rcc_ask() lets it go if the
+ * peer does not agree.
+ */
+void rmp_rcc_asking(struct rmp_qp *qp)
+{
+	if (rmp_knob_get(rmp_qp_dev(qp), RMP_KNOB_CC) != RMP_CC_RCC ||
+	    READ_ONCE(qp->ext) != RMP_EXT_ASKING ||
+	    test_bit(RMP_QP_EXT_KNOWN, &qp->flags) || qp->rcc.tx_on)
+		return;
+	/* It cannot ask for credit yet: the peer may be a standard one. */
+	rmp_rcc_tx_start(qp, 0);
+	qp->rcc.tx_asking = true;
+}
+
 /**
  * rmp_rcc_start() - start receiver credit on both sides of a QP
  * @qp: an RC QP whose peer agreed to it; in a run of its work item
@@ -173,13 +235,15 @@ void rmp_rcc_start(struct rmp_qp *qp)
 	struct rmp_rcc_dev *d = &dev->rcc;
 	struct rmp_rcc_qp *c = &qp->rcc;
 	struct rmp_resp *resp = &qp->responder.resp;
-	u32 unsched;
 
 	if (!READ_ONCE(c->rx_on) && qp->responder.on) {
 		spin_lock_bh(&d->lock);
 		if (!c->gone) {
-			if (!d->rx.nactive)
+			if (!d->rx.nactive) {
+				rmp_rcc_count(dev);
 				rmp_rcc_configure(dev);
+				memset(&d->seen, 0, sizeof(d->seen));
+			}
 			rmp_credit_peer_init(&c->peer,
 					     rmp_rcc_pkt_bytes(resp->mtu),
 					     rmp_resp_epsn(resp));
@@ -187,18 +251,18 @@ void rmp_rcc_start(struct rmp_qp *qp)
 		}
 		spin_unlock_bh(&d->lock);
 	}
-	if (c->tx_on || !rq->on || rq->req.state != RMP_REQ_RUN)
+	if ((c->tx_on && !c->tx_asking) || !rq->on ||
+	    rq->req.state != RMP_REQ_RUN)
 		return;
-	unsched = DIV_ROUND_UP(rmp_knob_get(dev, RMP_KNOB_RCC_UNSCHED) * 1024,
-			       rq->req.mtu);
-	rmp_credit_tx_init(&c->tx, unsched,
-			   (u64)rmp_knob_get(dev, RMP_KNOB_RCC_ASK_PERIOD) *
-			   NSEC_PER_USEC, rq->req.next_psn);
-	c->seen_stalls = 0;
+	/* Asking, it kept to its budget: it goes on from there. */
+	if (c->tx_on)
+		rmp_credit_tx_ask_every(&c->tx, rmp_rcc_ask_period(qp),
+					ktime_get_ns());
+	else
+		rmp_rcc_tx_start(qp, rmp_rcc_ask_period(qp));
+	c->tx_asking = false;
 	/* Credit replaces the DCQCN rate the QP may have started with. */
 	rmp_req_pace(&rq->req, NULL);
-	rmp_req_credit(&rq->req, &c->tx);
-	c->tx_on = true;
 }
 
 /**
@@ -219,8 +283,10 @@ void rmp_rcc_stop(struct rmp_qp *qp, bool gone)
 	c->gone |= gone;
 	spin_unlock_bh(&d->lock);
 	/* The requester's engine forgets @tx when it starts again. */
-	if (!gone)
+	if (!gone) {
 		c->tx_on = false;
+		c->tx_asking = false;
+	}
 }
 
 /**
@@ -297,7 +363,7 @@ void rmp_rcc_grant(struct rmp_qp *qp, u32 limit)
 
 	if (qp->rcc.tx_on)
 		err = rmp_credit_tx_grant(&qp->rcc.tx, limit,
-					  rq->req.post_psn);
+					  rq->req.post_psn, ktime_get_ns());
 	if (err == -EINVAL) {
 		rmp_stats_inc(st, RMP_CNT_RX_DROP_QP);
 		return;
@@ -315,20 +381,37 @@ void rmp_rcc_grant(struct rmp_qp *qp, u32 limit)
 /**
  * rmp_rcc_ask() - send the credit request owed, if one is
  * @qp: the QP, in a run of its work item, after its requester sent
+ *
+ * Return: true if the requester may send more now: the QP asked its peer
+ * whether it agrees to credit, and learned it does not.
  */
-void rmp_rcc_ask(struct rmp_qp *qp)
+bool rmp_rcc_ask(struct rmp_qp *qp)
 {
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
 	struct rmp_rcc_qp *c = &qp->rcc;
 
 	if (!c->tx_on)
-		return;
+		return false;
 	rmp_stats_add(st, RMP_CNT_CC_CREDIT_STALLS,
 		      c->tx.stalls - c->seen_stalls);
 	c->seen_stalls = c->tx.stalls;
-	if (!c->tx.ask)
-		return;
-	rmp_rcc_send(qp, RMP_OP_EXT_CREDIT_REQUEST, c->tx.want,
-		     RMP_CNT_TX_CREDIT_REQUESTS);
-	rmp_credit_tx_asked(&c->tx, ktime_get_ns());
+	if (c->tx_asking) {
+		if (!test_bit(RMP_QP_EXT_KNOWN, &qp->flags))
+			return false;
+		/* Pairs with the barrier in rmp_qp_ext_known(). */
+		smp_rmb();
+		if (test_bit(RMP_QP_CREDIT, &qp->flags))
+			return false;
+		/* A standard peer: DCQCN alone paces the QP. */
+		rmp_req_credit(&qp->requester.req, NULL);
+		c->tx_on = false;
+		c->tx_asking = false;
+		return true;
+	}
+	if (c->tx.ask) {
+		rmp_rcc_send(qp, RMP_OP_EXT_CREDIT_REQUEST, c->tx.want,
+			     RMP_CNT_TX_CREDIT_REQUESTS);
+		rmp_credit_tx_asked(&c->tx, ktime_get_ns());
+	}
+	return false;
 }

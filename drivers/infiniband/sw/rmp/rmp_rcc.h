@@ -23,12 +23,14 @@ struct rmp_hdr_fields;
  * @rx: the scheduler
  * @timer: grants the credit due, in softirq
  * @timer_at: when @timer was last set for (ns)
+ * @seen: @rx's counters already added to the device's
  */
 struct rmp_rcc_dev {
 	spinlock_t lock; /* see above */
 	struct rmp_credit_rx rx;
 	struct hrtimer timer;
 	u64 timer_at;
+	struct rmp_credit_rx_stats seen;
 };
 
 /**
@@ -38,6 +40,8 @@ struct rmp_rcc_dev {
  * @rx_on: @peer is in use
  * @gone: the QP is being destroyed: it never joins the scheduler again
  * @tx_on: the requester sends on @tx
+ * @tx_asking: @tx is on while the QP asks its peer whether it agrees:
+ *	the requester keeps to its unscheduled budget, and asks for no credit
  * @seen_stalls: @tx's stalls already added to the device's counters
  */
 struct rmp_rcc_qp {
@@ -46,17 +50,19 @@ struct rmp_rcc_qp {
 	bool rx_on;
 	bool gone;
 	bool tx_on;
+	bool tx_asking;
 	u64 seen_stalls;
 };
 
 void rmp_rcc_dev_init(struct rmp_dev *dev);
 void rmp_rcc_dev_exit(struct rmp_dev *dev);
+void rmp_rcc_asking(struct rmp_qp *qp);
 void rmp_rcc_start(struct rmp_qp *qp);
 void rmp_rcc_stop(struct rmp_qp *qp, bool gone);
 void rmp_rcc_data(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		  bool ce);
 void rmp_rcc_request(struct rmp_qp *qp, u32 want);
 void rmp_rcc_grant(struct rmp_qp *qp, u32 limit);
-void rmp_rcc_ask(struct rmp_qp *qp);
+bool rmp_rcc_ask(struct rmp_qp *qp);
 
 #endif /* RMP_RCC_H */

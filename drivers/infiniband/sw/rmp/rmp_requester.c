@@ -253,6 +253,7 @@ int rmp_requester_start(struct rmp_qp *qp)
 	      rmp_cc_start(qp);
 	if (err)
 		return err;
+	rmp_rcc_asking(qp);
 	memset(&rq->seen, 0, sizeof(rq->seen));
 	rq->on = true;
 	return 0;
@@ -626,7 +627,7 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 		if (take)
 			more = rmp_requester_take(qp);
 		more |= rmp_requester_xmit(qp, now);
-		rmp_rcc_ask(qp);
+		more |= rmp_rcc_ask(qp);
 	} else {
 		/* WQEs not yet taken come with a kick of their own. */
 		more = rmp_req_unsent(&rq->req);

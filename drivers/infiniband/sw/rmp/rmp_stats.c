@@ -54,6 +54,8 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_TX_CREDIT_REQUESTS] = { .name = "tx_credit_requests" },
 	[RMP_CNT_RX_CREDIT_REQUESTS] = { .name = "rx_credit_requests" },
 	[RMP_CNT_CC_CREDIT_STALLS] = { .name = "cc_credit_stalls" },
+	[RMP_CNT_CC_CREDIT_GRANTED] = { .name = "cc_credit_granted" },
+	[RMP_CNT_CC_CREDIT_CUTS] = { .name = "cc_credit_cuts" },
 };
 
 /**

@@ -42,6 +42,8 @@
 
 /* Pacer tokens of one byte: a kbit/s for a ns gives one token. */
 #define RMP_CREDIT_TOKENS_PER_BYTE	8000000LL
+/* Gaps between grants a sender waits before it asks again, at least. */
+#define RMP_CREDIT_GAPS			4
 /* A period without marks raises the rate by the downlink's over 2^this. */
 #define RMP_CREDIT_RAISE_SHIFT		6
 /* Alpha moves by 1/2^this of the way to each period's marked fraction. */
@@ -51,7 +53,8 @@
  * rmp_credit_tx_init() - a sender's credit, before its first packet
  * @tx: the sender
  * @unsched: packets a burst may send unscheduled
- * @ask_every_ns: how often a sender held back asks again
+ * @ask_every_ns: how often a sender held back asks again; 0 for only when
+ *	it has news for the receiver, until rmp_credit_tx_ask_every()
  * @psn: the PSN of its first packet
  */
 void rmp_credit_tx_init(struct rmp_credit_tx *tx, u32 unsched,
@@ -62,6 +65,21 @@ void rmp_credit_tx_init(struct rmp_credit_tx *tx, u32 unsched,
 	tx->ask_every_ns = ask_every_ns;
 	tx->limit = rmp_psn_mask(psn);
 	tx->want = tx->limit;
+	tx->posted = tx->limit;
+}
+
+/*
+ * When a sender held back asks again if no grant comes: a period after it
+ * last heard of the receiver, or four of the usual gaps between its
+ * grants if longer (a receiver sharing its downlink among many senders
+ * grants each rarely), twice that after each request left unanswered.
+ */
+static u64 rmp_credit_tx_ask_at(const struct rmp_credit_tx *tx)
+{
+	u64 wait = tx->gap_ns * RMP_CREDIT_GAPS > tx->ask_every_ns ?
+		   tx->gap_ns * RMP_CREDIT_GAPS : tx->ask_every_ns;
+
+	return tx->heard_ns + (wait << tx->backoff);
 }
 
 /**
@@ -72,25 +90,30 @@ void rmp_credit_tx_init(struct rmp_credit_tx *tx, u32 unsched,
  * @want: the PSN after the last packet posted
  * @now: the time (ns)
  *
- * A packet with nothing in flight before it, from a sender not waiting
- * for credit, starts a burst with the unscheduled budget. A packet that
- * must wait makes a request owed (&rmp_credit_tx.ask) if the sender wants
- * an unscheduled budget's worth more than it asked for, or asked a period
- * ago.
+ * A packet posted after the sender ran dry (everything posted before it
+ * was sent), with nothing in flight before it, from a sender not waiting
+ * for credit, starts a burst with the unscheduled budget: a sender that
+ * keeps posting while it waits for credit gets none. A packet that
+ * must wait makes a request owed (&rmp_credit_tx.ask) if the receiver is
+ * about to run out of what it was told (less than a budget's worth of it
+ * is left to grant) and more was posted since, or if no grant came for a
+ * while (rmp_credit_tx_deadline()).
  *
  * Return: true if the packet may go.
  */
 bool rmp_credit_tx_may_send(struct rmp_credit_tx *tx, u32 psn, u32 una,
 			    u32 want, u64 now)
 {
-	u32 grew, left;
+	bool news, dry = !rmp_psn_after(tx->posted, psn);
+	u32 left;
 
+	tx->posted = rmp_psn_mask(want);
 	if (rmp_psn_before(psn, tx->limit)) {
 		tx->held = false;
 		return true;
 	}
 	/* The budget covers what was posted, no more. */
-	if (psn == una && !tx->held && tx->unsched &&
+	if (dry && psn == una && !tx->held && tx->unsched &&
 	    rmp_psn_after(want, psn)) {
 		left = rmp_psn_sub(want, psn);
 		tx->limit = rmp_psn_add(psn, left < tx->unsched ? left :
@@ -100,10 +123,11 @@ bool rmp_credit_tx_may_send(struct rmp_credit_tx *tx, u32 psn, u32 una,
 	if (!tx->held)
 		tx->stalls++;
 	tx->held = true;
-	grew = rmp_psn_after(want, tx->want) ? rmp_psn_sub(want, tx->want) : 0;
-	if (grew >= (tx->unsched ?: 1) ||
-	    now >= tx->asked_ns + tx->ask_every_ns) {
-		if (grew)
+	news = rmp_psn_after(want, tx->want) &&
+	       (!rmp_psn_after(tx->want, tx->limit) ||
+		rmp_psn_sub(tx->want, tx->limit) < (tx->unsched ?: 1));
+	if (news || (tx->ask_every_ns && now >= rmp_credit_tx_ask_at(tx))) {
+		if (rmp_psn_after(want, tx->want))
 			tx->want = rmp_psn_mask(want);
 		tx->ask = true;
 	}
@@ -115,12 +139,17 @@ bool rmp_credit_tx_may_send(struct rmp_credit_tx *tx, u32 psn, u32 una,
  * @tx: the sender
  * @now: the time (ns)
  *
- * The request carries &rmp_credit_tx.want.
+ * The request carries &rmp_credit_tx.want. Until a grant moves the limit,
+ * each request waits twice as long as the one before, up to
+ * 2^%RMP_CREDIT_BACKOFF_MAX periods.
  */
 void rmp_credit_tx_asked(struct rmp_credit_tx *tx, u64 now)
 {
+	if (tx->requests && tx->backoff < RMP_CREDIT_BACKOFF_MAX &&
+	    tx->ask_every_ns && now >= rmp_credit_tx_ask_at(tx))
+		tx->backoff++;
 	tx->ask = false;
-	tx->asked_ns = now;
+	tx->heard_ns = now;
 	tx->requests++;
 }
 
@@ -129,12 +158,14 @@ void rmp_credit_tx_asked(struct rmp_credit_tx *tx, u64 now)
  * @tx: the sender
  * @limit: the PSN limit it grants
  * @asked: the PSN after the last packet posted: no grant goes beyond it
+ * @now: the time (ns)
  *
  * Return: 0 if the limit moved; -EALREADY for a grant at or below the
  * limit held (a duplicate, a late one); -EINVAL for one beyond @asked,
  * which is refused and changes nothing.
  */
-int rmp_credit_tx_grant(struct rmp_credit_tx *tx, u32 limit, u32 asked)
+int rmp_credit_tx_grant(struct rmp_credit_tx *tx, u32 limit, u32 asked,
+			u64 now)
 {
 	limit = rmp_psn_mask(limit);
 	/* Half the PSN space or more ahead counts as behind. */
@@ -147,6 +178,10 @@ int rmp_credit_tx_grant(struct rmp_credit_tx *tx, u32 limit, u32 asked)
 		return -EINVAL;
 	}
 	tx->limit = limit;
+	if (tx->grants && now > tx->heard_ns)
+		tx->gap_ns = (tx->gap_ns * 7 + (now - tx->heard_ns)) / 8;
+	tx->heard_ns = now;
+	tx->backoff = 0;
 	tx->grants++;
 	return 0;
 }
@@ -155,11 +190,26 @@ int rmp_credit_tx_grant(struct rmp_credit_tx *tx, u32 limit, u32 asked)
  * rmp_credit_tx_deadline() - when a sender held back asks again
  * @tx: the sender
  *
- * Return: a time (ns), or %RMP_CREDIT_NEVER if no packet waits for credit.
+ * Return: a time (ns), or %RMP_CREDIT_NEVER if no packet waits for credit
+ * or the sender asks only with news.
  */
 u64 rmp_credit_tx_deadline(const struct rmp_credit_tx *tx)
 {
-	return tx->held ? tx->asked_ns + tx->ask_every_ns : RMP_CREDIT_NEVER;
+	return tx->held && tx->ask_every_ns ? rmp_credit_tx_ask_at(tx) :
+					      RMP_CREDIT_NEVER;
+}
+
+/**
+ * rmp_credit_tx_ask_every() - how often a sender held back asks again
+ * @tx: the sender
+ * @ask_every_ns: the period; 0 for never on its own
+ * @now: the time (ns): the first period starts
+ */
+void rmp_credit_tx_ask_every(struct rmp_credit_tx *tx, u64 ask_every_ns,
+			     u64 now)
+{
+	tx->ask_every_ns = ask_every_ns;
+	tx->heard_ns = now;
 }
 
 /**
@@ -180,7 +230,7 @@ int rmp_credit_rx_init(struct rmp_credit_rx *rx,
 	    cfg->window >= RMP_CREDIT_AHEAD_MAX || !cfg->overcommit ||
 	    cfg->overcommit > RMP_CREDIT_ACTIVE_MAX ||
 	    cfg->policy >= RMP_CREDIT_POLICY_NR || !cfg->idle_ns ||
-	    !cfg->ecn_every || !cfg->burst_bytes ||
+	    !cfg->ecn_every || !cfg->ecn_period_ns || !cfg->burst_bytes ||
 	    cfg->rate_kbps > (1ULL << 32))
 		return -EINVAL;
 	memset(rx, 0, sizeof(*rx));
@@ -188,6 +238,7 @@ int rmp_credit_rx_init(struct rmp_credit_rx *rx,
 	rx->rate_kbps = cfg->rate_kbps;
 	rx->tokens = (s64)cfg->burst_bytes * RMP_CREDIT_TOKENS_PER_BYTE;
 	rx->last_ns = now;
+	rx->ecn_since = now;
 	return 0;
 }
 
@@ -289,14 +340,18 @@ int rmp_credit_rx_request(struct rmp_credit_rx *rx, struct rmp_credit_peer *p,
 }
 
 /*
- * Adjust the rate to the marks seen over the last ecn_every packets, as
- * DCTCP does: alpha follows the fraction marked; marks cut the rate by
- * alpha / 2, a period without any raises it by 1/64 of the downlink's.
+ * Adjust the rate to the marks seen over the last ecn_every packets, or
+ * the last ecn_period_ns, as DCTCP does: alpha follows the fraction
+ * marked; marks cut the rate by alpha / 2, a period without any raises it
+ * by 1/64 of the downlink's. A period counts in time too, or a rate cut
+ * low would take as long to climb back as it takes to see ecn_every
+ * packets at that rate.
  */
-static void rmp_credit_ecn_adjust(struct rmp_credit_rx *rx)
+static void rmp_credit_ecn_adjust(struct rmp_credit_rx *rx, u64 now)
 {
 	u64 cut, floor = rx->cfg.min_kbps, top = rx->cfg.rate_kbps;
-	u32 frac = rx->ecn_marks * RMP_CREDIT_ONE / rx->ecn_seen;
+	u32 frac = rx->ecn_seen ?
+		   rx->ecn_marks * RMP_CREDIT_ONE / rx->ecn_seen : 0;
 
 	rx->ecn_alpha += (s32)(frac - rx->ecn_alpha) >> RMP_CREDIT_ALPHA_SHIFT;
 	if (rx->ecn_marks) {
@@ -311,6 +366,7 @@ static void rmp_credit_ecn_adjust(struct rmp_credit_rx *rx)
 	}
 	rx->ecn_seen = 0;
 	rx->ecn_marks = 0;
+	rx->ecn_since = now;
 }
 
 /**
@@ -340,7 +396,7 @@ void rmp_credit_rx_data(struct rmp_credit_rx *rx, struct rmp_credit_peer *p,
 		rx->stats.ecn_marked++;
 	}
 	if (rx->ecn_seen >= rx->cfg.ecn_every)
-		rmp_credit_ecn_adjust(rx);
+		rmp_credit_ecn_adjust(rx, now);
 }
 
 /* The pacer's tokens at @now: a full bucket at most. */
@@ -433,6 +489,8 @@ void rmp_credit_rx_tick(struct rmp_credit_rx *rx, u64 now)
 		}
 		i++;
 	}
+	if (now >= rx->ecn_since + rx->cfg.ecn_period_ns)
+		rmp_credit_ecn_adjust(rx, now);
 	rx->tokens = rmp_credit_tokens_at(rx, now);
 	if (now > rx->last_ns)
 		rx->last_ns = now;

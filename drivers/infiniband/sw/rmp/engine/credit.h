@@ -17,6 +17,12 @@
 #define RMP_CREDIT_ONE		1024
 /* rmp_credit_rx_deadline(), rmp_credit_tx_deadline(): nothing to do. */
 #define RMP_CREDIT_NEVER	(~0ULL)
+/*
+ * A sender asking again with nothing granted in between waits twice as
+ * long each time, up to 2^this periods: a sender the receiver keeps
+ * waiting for its turn asks a few times, not once a period.
+ */
+#define RMP_CREDIT_BACKOFF_MAX	3
 
 /**
  * enum rmp_credit_policy - whom a receiver grants first
@@ -36,11 +42,18 @@ enum rmp_credit_policy {
 /**
  * struct rmp_credit_tx - a sender's credit
  * @unsched: packets a burst may send before it has credit
- * @ask_every_ns: while held back, how often it asks again
+ * @ask_every_ns: while held back, how often it asks again; 0: never on
+ *	its own, only with news
  * @limit: the PSN before which packets may go: the grant, or the
  *	unscheduled budget of the current burst
  * @want: the PSN limit it asked for last
- * @asked_ns: when it asked last
+ * @posted: the PSN after what was posted when a packet last asked to go
+ * @heard_ns: when it last asked, or a grant last moved @limit
+ * @gap_ns: the time between two grants that moved @limit, smoothed: the
+ *	sender asks again only after four of them without a grant (or a
+ *	period, if longer)
+ * @backoff: requests since a grant last moved @limit, up to
+ *	%RMP_CREDIT_BACKOFF_MAX: the next waits 2^@backoff periods
  * @held: a packet waits for credit
  * @ask: a request is owed to the receiver (rmp_credit_tx_asked() clears
  *	it)
@@ -55,7 +68,10 @@ struct rmp_credit_tx {
 	u64 ask_every_ns;
 	u32 limit;
 	u32 want;
-	u64 asked_ns;
+	u32 posted;
+	u64 heard_ns;
+	u64 gap_ns;
+	u8 backoff;
 	bool held;
 	bool ask;
 	u64 grants;
@@ -101,6 +117,8 @@ struct rmp_credit_peer {
  *	unused credit no longer counts
  * @ecn_every: data packets between two adjustments of the rate to the
  *	ECN marks seen
+ * @ecn_period_ns: time between two adjustments, at most: fewer packets
+ *	than @ecn_every arriving in it (the rate was cut low) count as well
  * @burst_bytes: credit the pacer may hand out back to back
  */
 struct rmp_credit_rx_cfg {
@@ -111,6 +129,7 @@ struct rmp_credit_rx_cfg {
 	u8 policy;
 	u64 idle_ns;
 	u32 ecn_every;
+	u64 ecn_period_ns;
 	u32 burst_bytes;
 };
 
@@ -147,6 +166,7 @@ struct rmp_credit_rx_stats {
  * @last_ns: when @tokens was last brought up to date
  * @ecn_seen: data packets since the last adjustment
  * @ecn_marks: of those, CE-marked
+ * @ecn_since: when the rate was last adjusted (ns)
  * @ecn_alpha: the smoothed fraction marked, in 1/%RMP_CREDIT_ONE
  * @stats: counters
  */
@@ -161,6 +181,7 @@ struct rmp_credit_rx {
 	u64 last_ns;
 	u32 ecn_seen;
 	u32 ecn_marks;
+	u64 ecn_since;
 	u32 ecn_alpha;
 	struct rmp_credit_rx_stats stats;
 };
@@ -170,8 +191,11 @@ void rmp_credit_tx_init(struct rmp_credit_tx *tx, u32 unsched,
 bool rmp_credit_tx_may_send(struct rmp_credit_tx *tx, u32 psn, u32 una,
 			    u32 want, u64 now);
 void rmp_credit_tx_asked(struct rmp_credit_tx *tx, u64 now);
-int rmp_credit_tx_grant(struct rmp_credit_tx *tx, u32 limit, u32 asked);
+int rmp_credit_tx_grant(struct rmp_credit_tx *tx, u32 limit, u32 asked,
+			u64 now);
 u64 rmp_credit_tx_deadline(const struct rmp_credit_tx *tx);
+void rmp_credit_tx_ask_every(struct rmp_credit_tx *tx, u64 ask_every_ns,
+			     u64 now);
 
 int rmp_credit_rx_init(struct rmp_credit_rx *rx,
 		       const struct rmp_credit_rx_cfg *cfg, u64 now);

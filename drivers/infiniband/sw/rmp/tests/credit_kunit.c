@@ -45,16 +45,91 @@ static void rmp_credit_tx__unscheduled_budget(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, may(&tx, psn, 4, 4, 100, 100 * US));
 	KUNIT_EXPECT_TRUE(test, tx.ask);
 	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, rmp_psn_add(psn, 6),
-						  rmp_psn_add(psn, 100)), 0);
-	KUNIT_EXPECT_TRUE(test, may(&tx, psn, 5, 4, 100, 100 * US));
+						  rmp_psn_add(psn, 100), 100 * US),
+			0);
+	KUNIT_EXPECT_TRUE(test, may(&tx, psn, 5, 4, 6, 100 * US));
 	KUNIT_EXPECT_EQ(test, rmp_credit_tx_deadline(&tx), RMP_CREDIT_NEVER);
-	/* Done and acknowledged: the next burst has its budget again... */
+	/*
+	 * Everything posted was sent, everything sent acknowledged: the next
+	 * burst has its budget again...
+	 */
 	KUNIT_EXPECT_TRUE(test, may(&tx, psn, 6, 6, 20, 200 * US));
 	KUNIT_EXPECT_EQ(test, tx.limit, rmp_psn_add(psn, 10));
 	/* ... as far as what was posted, no further. */
 	rmp_credit_tx_init(&tx, 4, 100 * US, psn);
 	KUNIT_EXPECT_TRUE(test, may(&tx, psn, 0, 0, 2, 0));
 	KUNIT_EXPECT_EQ(test, tx.limit, rmp_psn_add(psn, 2));
+	/*
+	 * Granted, sent and acknowledged while more was posted: not a new
+	 * burst, and no new budget.
+	 */
+	rmp_credit_tx_init(&tx, 4, 100 * US, psn);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, may(&tx, psn, i, 0, 100, 0));
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, rmp_psn_add(psn, 6),
+						  rmp_psn_add(psn, 100), 0), 0);
+	for (i = 4; i < 6; i++)
+		KUNIT_EXPECT_TRUE(test, may(&tx, psn, i, 0, 100, 0));
+	KUNIT_EXPECT_FALSE(test, may(&tx, psn, 6, 6, 100, 10 * US));
+	KUNIT_EXPECT_EQ(test, tx.limit, rmp_psn_add(psn, 6));
+}
+
+/* Held at @at past 0 at @now: whether a request is owed, then sent. */
+static bool asks(struct kunit *test, struct rmp_credit_tx *tx, u32 at,
+		 u32 want, u64 now)
+{
+	bool ask;
+
+	KUNIT_EXPECT_FALSE(test, may(tx, 0, at, 0, want, now));
+	ask = tx->ask;
+	if (ask)
+		rmp_credit_tx_asked(tx, now);
+	return ask;
+}
+
+static void rmp_credit_tx__asks_sparingly(struct kunit *test)
+{
+	static const u64 waits[] = { 100, 200, 400, 800, 800, 800 };
+	struct rmp_credit_tx tx;
+	u64 now = 0;
+	u32 psn, i;
+
+	rmp_credit_tx_init(&tx, 4, 100 * US, 0);
+	for (psn = 0; psn < 4; psn++)
+		KUNIT_EXPECT_TRUE(test, may(&tx, 0, psn, 0, 1000, 0));
+	/* One request tells the receiver of all 1000 packets posted... */
+	KUNIT_EXPECT_TRUE(test, asks(test, &tx, 4, 1000, 0));
+	KUNIT_EXPECT_EQ(test, tx.want, 1000U);
+	/*
+	 * ... and none follows while grants come, a packet at a time, until
+	 * less than a budget of what it told is left and more was posted.
+	 */
+	for (psn = 4; psn < 996; psn++) {
+		now += 10 * US;
+		KUNIT_ASSERT_EQ(test, rmp_credit_tx_grant(&tx, psn + 1, 2000,
+							  now), 0);
+		KUNIT_ASSERT_TRUE(test, may(&tx, 0, psn, 0, 2000, now));
+		KUNIT_ASSERT_FALSE(test, asks(test, &tx, psn + 1, 2000, now));
+	}
+	KUNIT_EXPECT_EQ(test, tx.requests, 1ULL);
+	KUNIT_ASSERT_EQ(test, rmp_credit_tx_grant(&tx, 997, 2000, now), 0);
+	KUNIT_EXPECT_TRUE(test, may(&tx, 0, 996, 0, 2000, now));
+	KUNIT_EXPECT_TRUE(test, asks(test, &tx, 997, 2000, now));
+	KUNIT_EXPECT_EQ(test, tx.want, 2000U);
+	/* No grant comes: it asks again after 1, 2, 4 and then 8 periods. */
+	for (i = 0; i < ARRAY_SIZE(waits); i++) {
+		KUNIT_EXPECT_EQ(test, rmp_credit_tx_deadline(&tx),
+				now + waits[i] * US);
+		KUNIT_EXPECT_FALSE(test, asks(test, &tx, 997, 2000,
+					      now + waits[i] * US - 1));
+		now += waits[i] * US;
+		KUNIT_EXPECT_TRUE(test, asks(test, &tx, 997, 2000, now));
+	}
+	/* A grant: the next wait is one period again. */
+	KUNIT_ASSERT_EQ(test, rmp_credit_tx_grant(&tx, 998, 2000, now), 0);
+	KUNIT_EXPECT_TRUE(test, may(&tx, 0, 997, 0, 2000, now));
+	KUNIT_EXPECT_FALSE(test, asks(test, &tx, 998, 2000, now));
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_deadline(&tx), now + 100 * US);
 }
 
 static void rmp_credit_tx_grant__absolute_limits(struct kunit *test)
@@ -62,17 +137,17 @@ static void rmp_credit_tx_grant__absolute_limits(struct kunit *test)
 	struct rmp_credit_tx tx;
 
 	rmp_credit_tx_init(&tx, 0, 100 * US, 100);
-	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 110, 200), 0);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 110, 200, 0), 0);
 	/* Replayed, duplicated, reordered: nothing moves. */
-	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 110, 200), -EALREADY);
-	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 105, 200), -EALREADY);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 110, 200, 0), -EALREADY);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 105, 200, 0), -EALREADY);
 	KUNIT_EXPECT_EQ(test, tx.limit, 110U);
 	/* Beyond what was posted: refused; half the PSN space away: old. */
-	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 201, 200), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 201, 200, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 110 + (1 << 23),
-						  0xffffff), -EALREADY);
+						  0xffffff, 0), -EALREADY);
 	KUNIT_EXPECT_EQ(test, tx.limit, 110U);
-	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 200, 200), 0);
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, 200, 200, 0), 0);
 	KUNIT_EXPECT_EQ(test, tx.grants, 2ULL);
 	KUNIT_EXPECT_EQ(test, tx.stale, 3ULL);
 	KUNIT_EXPECT_EQ(test, tx.refused, 1ULL);
@@ -91,13 +166,14 @@ static const struct rmp_credit_rx_cfg base_cfg = {
 	.policy = RMP_CREDIT_FAIR,
 	.idle_ns = 2 * MS,
 	.ecn_every = 32,
+	.ecn_period_ns = 300 * US,
 	.burst_bytes = 2200,
 };
 
 /* A case changes one field of base_cfg. */
 enum cfg_field {
 	F_NONE, F_RATE, F_MIN, F_WINDOW, F_OVERCOMMIT, F_POLICY, F_IDLE,
-	F_ECN_EVERY, F_BURST,
+	F_ECN_EVERY, F_ECN_PERIOD, F_BURST,
 };
 
 struct init_case {
@@ -119,7 +195,8 @@ static const struct init_case init_cases[] = {
 	  RMP_CREDIT_ACTIVE_MAX + 1, -EINVAL },
 	{ "unknown policy", F_POLICY, RMP_CREDIT_POLICY_NR, -EINVAL },
 	{ "no idle time", F_IDLE, 0, -EINVAL },
-	{ "no ECN period", F_ECN_EVERY, 0, -EINVAL },
+	{ "no ECN packets", F_ECN_EVERY, 0, -EINVAL },
+	{ "no ECN period", F_ECN_PERIOD, 0, -EINVAL },
 	{ "no burst", F_BURST, 0, -EINVAL },
 };
 
@@ -149,6 +226,9 @@ static void change(struct rmp_credit_rx_cfg *cfg, enum cfg_field field,
 		break;
 	case F_ECN_EVERY:
 		cfg->ecn_every = v;
+		break;
+	case F_ECN_PERIOD:
+		cfg->ecn_period_ns = v;
 		break;
 	case F_BURST:
 		cfg->burst_bytes = v;
@@ -341,7 +421,7 @@ static void sim_senders(struct kunit *test, struct sim *sim)
 	for (i = 0; i < sim->n; i++) {
 		s = &sim->s[i];
 		while (pipe_pop(&s->grants, sim->now, &ev))
-			rmp_credit_tx_grant(&s->tx, ev.a, s->post);
+			rmp_credit_tx_grant(&s->tx, ev.a, s->post, sim->now);
 		while (pipe_pop(&s->acks, sim->now, &ev))
 			s->una = ev.a;
 		if (s->endless && rmp_psn_sub(s->post, s->next) < 64)
@@ -675,6 +755,7 @@ static void rmp_credit__more_senders_than_slots(struct kunit *test)
 
 static struct kunit_case rmp_credit_cases[] = {
 	KUNIT_CASE(rmp_credit_tx__unscheduled_budget),
+	KUNIT_CASE(rmp_credit_tx__asks_sparingly),
 	KUNIT_CASE(rmp_credit_tx_grant__absolute_limits),
 	KUNIT_CASE_PARAM(rmp_credit_rx_init__validates, init_gen_params),
 	KUNIT_CASE(rmp_credit_rx_request__checks),

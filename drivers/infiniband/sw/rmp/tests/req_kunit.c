@@ -1487,14 +1487,14 @@ static void rmp_req_next__on_credit(struct kunit *test)
 	rmp_credit_tx_asked(&tx, 10);
 	KUNIT_EXPECT_EQ(test, rmp_req_deadline(&h.r), 10 + 100 * 1000ULL);
 	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, at(base, 7),
-						  h.r.post_psn), 0);
+						  h.r.post_psn, 20), 0);
 	for (i = 4; i < 7; i++) {
 		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, 20, &pkt), 0);
 		KUNIT_EXPECT_EQ(test, pkt.psn, at(base, i));
 	}
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&h.r, 20, &pkt), -EAGAIN);
 	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, at(base, 10),
-						  h.r.post_psn), 0);
+						  h.r.post_psn, 30), 0);
 	for (i = 7; i < 10; i++)
 		KUNIT_ASSERT_EQ(test, rmp_req_next(&h.r, 30, &pkt), 0);
 	/* The READ goes past the limit: the receiver gets no data from it. */
