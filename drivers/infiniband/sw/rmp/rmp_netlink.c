@@ -439,17 +439,21 @@ out:
 	return err;
 }
 
-/*
- * The dump's cursor: cb->args[0] the index of the device, cb->args[1]
- * the number of the QP to show next; cb->args[2] is 1 if the request
- * named a device, which is then the only one shown.
- */
 static int rmp_nl_qp_get_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = rmp_nl_qp_size();
+	return 0;
+}
+
+/*
+ * The device a QP dump names, on its first part (extended ACKs reach a
+ * dump's parts, not its start): cb->args[0] its index, cb->args[2] 1.
+ */
+static int rmp_nl_qp_dump_named(struct netlink_callback *cb)
 {
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
 	struct rmp_dev *dev;
 
-	cb->min_dump_alloc = rmp_nl_qp_size();
 	if (!attrs[RMP_A_DEV_NAME] && !attrs[RMP_A_DEV_INDEX])
 		return 0;
 	dev = rmp_nl_dev_named(sock_net(cb->skb->sk), attrs);
@@ -490,6 +494,17 @@ static int rmp_nl_qp_get_dumpit(struct sk_buff *skb,
 	struct rmp_dev *dev;
 	int err;
 
+	/*
+	 * The cursor: cb->args[0] the index of the device, cb->args[1] the
+	 * number of the QP to show next; cb->args[2] 1 if the request named
+	 * the one device to show; cb->args[3] 1 once started.
+	 */
+	if (!cb->args[3]) {
+		err = rmp_nl_qp_dump_named(cb);
+		if (err)
+			return err;
+		cb->args[3] = 1;
+	}
 	while ((dev = rmp_dev_get(net, NULL, cb->args[0]))) {
 		if (cb->args[2] && dev->ib_dev.index != cb->args[0]) {
 			ib_device_put(&dev->ib_dev);
