@@ -507,6 +507,17 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void nap(double seconds)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)seconds,
+		.tv_nsec = (long)((seconds - (time_t)seconds) * 1e9),
+	};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
 static const struct dev *find_dev(const struct devs *ds, uint32_t index)
 {
 	size_t i;
@@ -610,7 +621,7 @@ static int monitor(struct rmpnl *nl, int argc, char **argv)
 		return -1;
 	last = now();
 	for (n = 0; count < 0 || n < count; n++) {
-		usleep(interval * 1e6);
+		nap(interval);
 		if (get_devs(nl, dev, &ds)) {
 			free_devs(&old);
 			return -1;
