@@ -264,8 +264,10 @@ out:
 	return err;
 }
 
-/* rmp_qp_report() into the nests of a QP_GET reply. */
-/* A figure: its name, then a number or a word. */
+/*
+ * rmp_qp_report() into the nests of a QP_GET reply. A figure: its name,
+ * then a number or a word.
+ */
 static int rmp_nl_figure(struct rmp_qp_sink *s, const char *name,
 			 bool hex, u64 val, const char *word)
 {
