@@ -12,6 +12,7 @@
 #   make test                the whole test suite (see tests/run)
 #   make bench               perftest on rxe and rmp side by side, in a guest
 #   make sparse style kdoc   static checks
+#   make rmpctl (userspace)  rmpctl into build/rmpctl/
 
 REPO := $(CURDIR)
 VARIANT := $(if $(filter 1 y yes,$(DEBUG)),debug,normal)
@@ -31,7 +32,8 @@ SYNC := rsync -rt --delete \
 	--filter='P .*.cmd' --filter='P *.a' --filter='P modules.order' \
 	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'
 
-.PHONY: all modules kunit unit fuzz test bench engine-bench demo sparse style kdoc clean
+.PHONY: all modules kunit unit fuzz test bench engine-bench demo sparse style kdoc clean \
+	rmpctl userspace
 
 all: modules
 
@@ -41,6 +43,11 @@ modules:
 	@mkdir -p $(MODDIR)
 	@$(SYNC) $(SRCS) $(MODDIR)/
 	$(MAKE) -C $(KDIR) M=$(MODDIR) W=$(W) modules
+
+rmpctl:
+	$(MAKE) -C userspace/rmpctl
+
+userspace: rmpctl
 
 kunit: modules
 	tests/kunit/run $(if $(filter debug,$(VARIANT)),--debug)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Host-side build checks: the module builds with W=1 and no warning against
 # the test kernels and against Debian's installed 6.1 headers; sparse,
-# checkpatch --strict and kernel-doc are clean on rmp's sources.
+# checkpatch --strict and kernel-doc are clean on rmp's sources; rmpctl
+# builds without warnings; the netlink spec and the uapi header agree.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -37,6 +38,8 @@ clean_build "W=1 build against the debug test kernel" DEBUG=1 modules
 clean_build "sparse (C=2) is clean" sparse
 check "checkpatch --strict is clean" make -s style
 check "kernel-doc is clean" make -s kdoc
+check "rmpctl builds with -Wall -Wextra -Werror" make -s -B -C userspace/rmpctl
+check "netlink spec and uapi header agree" tests/tools/check-netlink-spec
 
 found=0
 for kdir in /usr/src/linux-headers-6.1.*-amd64; do

@@ -215,6 +215,42 @@ void rmp_dev_dealloc(struct ib_device *ibdev)
 }
 
 /**
+ * rmp_dev_get() - find a registered device of a namespace and reference it
+ * @net: the namespace the device's netdev must be in
+ * @name: the device's name; NULL to find it by @index
+ * @index: with @name NULL: the device with the lowest ib_core index from
+ *	@index on
+ *
+ * The reference keeps the device registered (ib_unregister_device() waits
+ * for it), so hold it briefly.
+ *
+ * Return: the device, to be released with ib_device_put(), or NULL.
+ */
+struct rmp_dev *rmp_dev_get(const struct net *net, const char *name,
+			    u32 index)
+{
+	struct rmp_dev *dev, *found = NULL;
+
+	mutex_lock(&rmp_devs_lock);
+	list_for_each_entry(dev, &rmp_devs, list) {
+		if (!dev->registered || !net_eq(dev_net(dev->ndev), net))
+			continue;
+		if (name ? strcmp(dev_name(&dev->ib_dev.dev), name) :
+			   dev->ib_dev.index < index ||
+			   (found && found->ib_dev.index < dev->ib_dev.index))
+			continue;
+		/* Fails once its unregistration has begun. */
+		if (!ib_device_try_get(&dev->ib_dev))
+			continue;
+		if (found)
+			ib_device_put(&found->ib_dev);
+		found = dev;
+	}
+	mutex_unlock(&rmp_devs_lock);
+	return found;
+}
+
+/**
  * rmp_dev_remove_all() - unregister every rmp device
  *
  * Called at module unload after the link type is unregistered, so no device

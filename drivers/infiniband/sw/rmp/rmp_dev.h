@@ -101,6 +101,8 @@ static inline enum ib_mtu rmp_dev_active_mtu(const struct rmp_dev *dev)
 u32 rmp_dev_link_mbps(const struct rmp_dev *dev);
 int rmp_dev_newlink(const char *name, struct net_device *ndev);
 void rmp_dev_dealloc(struct ib_device *ibdev);
+struct rmp_dev *rmp_dev_get(const struct net *net, const char *name,
+			    u32 index);
 void rmp_dev_remove_all(void);
 int rmp_dev_notifier_register(void);
 void rmp_dev_notifier_unregister(void);

@@ -218,3 +218,46 @@ int rmp_knob_set(struct rmp_dev *dev, enum rmp_knob_id id, u32 val)
 	WRITE_ONCE(dev->knobs[id], val);
 	return 0;
 }
+
+/**
+ * rmp_knob_lookup() - find a knob by name
+ * @name: its name, as its sysfs file is named
+ *
+ * Return: its &enum rmp_knob_id, or -ENOENT.
+ */
+int rmp_knob_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < RMP_KNOB_NR; i++)
+		if (!strcmp(rmp_knobs[i].name, name))
+			return i;
+	return -ENOENT;
+}
+
+/**
+ * rmp_knob_describe() - say what a knob takes
+ * @id: the knob
+ * @buf: where to: "a number in 1..64", "a number in 0..800000 (Mbit/s)"
+ *	or "one of off, auto, on"
+ * @size: bytes at @buf
+ *
+ * Return: bytes written, as snprintf().
+ */
+int rmp_knob_describe(enum rmp_knob_id id, char *buf, size_t size)
+{
+	const struct rmp_knob *k = &rmp_knobs[id];
+	const char *const *w;
+	int n;
+
+	if (!k->words)
+		return snprintf(buf, size, "a number in %u..%u%s%s%s", k->min,
+				k->max, *k->unit ? " (" : "", k->unit,
+				*k->unit ? ")" : "");
+	n = snprintf(buf, size, "one of");
+	for (w = k->words; *w; w++)
+		n += snprintf(buf + min_t(size_t, n, size),
+			      size - min_t(size_t, n, size), "%s %s",
+			      w == k->words ? "" : ",", *w);
+	return n;
+}

@@ -109,5 +109,7 @@ u32 rmp_knob_get(const struct rmp_dev *dev, enum rmp_knob_id id);
 int rmp_knob_parse(enum rmp_knob_id id, const char *buf, u32 *val);
 int rmp_knob_format(enum rmp_knob_id id, u32 val, char *buf, size_t size);
 int rmp_knob_set(struct rmp_dev *dev, enum rmp_knob_id id, u32 val);
+int rmp_knob_lookup(const char *name);
+int rmp_knob_describe(enum rmp_knob_id id, char *buf, size_t size);
 
 #endif /* RMP_KNOB_H */

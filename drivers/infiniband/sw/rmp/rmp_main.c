@@ -11,6 +11,7 @@
 #include "rmp_dev.h"
 #include "rmp_ext.h"
 #include "rmp_net.h"
+#include "rmp_netlink.h"
 #include "rmp_sysfs.h"
 #include "engine/icrc.h"
 
@@ -49,9 +50,14 @@ static int __init rmp_init(void)
 	err = rmp_dev_notifier_register();
 	if (err)
 		goto err_ext;
+	err = rmp_netlink_register();
+	if (err)
+		goto err_notifier;
 	rdma_link_register(&rmp_link_ops);
 	return 0;
 
+err_notifier:
+	rmp_dev_notifier_unregister();
 err_ext:
 	rmp_ext_unregister();
 err_net:
@@ -64,6 +70,7 @@ err_wq:
 static void __exit rmp_exit(void)
 {
 	rdma_link_unregister(&rmp_link_ops);
+	rmp_netlink_unregister();
 	rmp_dev_remove_all();
 	rmp_dev_notifier_unregister();
 	rmp_ext_unregister();

@@ -71,6 +71,32 @@ struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn)
 }
 
 /**
+ * rmp_qp_get_next() - find the QP numbered lowest from a number on
+ * @dev: the device
+ * @qpn: the number to start from; set to the QP's number
+ *
+ * For walks over a device's QPs that may sleep between two QPs.
+ *
+ * Return: the QP, to be released with rmp_qp_put(), or NULL if there is
+ * none.
+ */
+struct rmp_qp *rmp_qp_get_next(struct rmp_dev *dev, u32 *qpn)
+{
+	unsigned long index;
+	struct rmp_qp *qp;
+
+	rcu_read_lock();
+	xa_for_each_start(&dev->qps, index, qp, *qpn) {
+		if (refcount_inc_not_zero(&qp->ref)) {
+			*qpn = index;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return qp;
+}
+
+/**
  * rmp_qp_hold() - take another reference to a QP
  * @qp: the QP, held by the caller
  */
@@ -864,21 +890,128 @@ out:
 	return 0;
 }
 
-/* Multipath: the path count, the live ones, and each path's port. */
-static int rmp_fill_res_paths(struct sk_buff *msg, const struct rmp_paths *ps)
+/* Multipath: the path count, the live ones, the policy, each path. */
+static int rmp_qp_report_paths(const struct rmp_paths *ps,
+			       struct rmp_qp_sink *s)
 {
-	char name[16];
 	u32 i;
 	int err;
 
-	err = rdma_nl_put_driver_u32(msg, "paths", ps->cfg.npaths) ?:
-	      rdma_nl_put_driver_u32(msg, "paths-live",
-				     hweight64(ps->live_mask));
-	for (i = 0; !err && i < ps->cfg.npaths; i++) {
-		snprintf(name, sizeof(name), "path%u-sport", i);
-		err = rdma_nl_put_driver_u32(msg, name, ps->path[i].sport);
-	}
+	err = s->num(s, "paths", RMP_FIG_U32, ps->cfg.npaths) ?:
+	      s->num(s, "paths-live", RMP_FIG_U32, hweight64(ps->live_mask)) ?:
+	      s->word(s, "spray", rmp_knobs[RMP_KNOB_SPRAY].words[ps->cfg.spray]);
+	for (i = 0; !err && i < ps->cfg.npaths; i++)
+		err = s->path(s, i, &ps->path[i], rmp_paths_live(ps, i));
 	return err;
+}
+
+/* How the QP paces itself: the ``cc`` mode it started with. */
+static enum rmp_cc_mode rmp_qp_cc_mode(const struct rmp_qp *qp)
+{
+	if (qp->rcc.tx_on || READ_ONCE(qp->rcc.rx_on))
+		return RMP_CC_RCC;
+	return qp->requester.req.pacer ? RMP_CC_DCQCN : RMP_CC_NONE;
+}
+
+/**
+ * rmp_qp_report() - write out the state of a QP's transport
+ * @qp: the QP, referenced by the caller; process context
+ * @s: where to
+ *
+ * The figures: the CPU the QP runs on, packets queued to it, the send
+ * ring's indices, the requester's PSNs, WQE counts and retransmissions,
+ * the responder's expected PSN, and for RC what the QP knows of its
+ * peer's extensions, whether its responder takes sprayed WRITEs out of
+ * order (``ooo``), if it sprays, its paths, the congestion control it
+ * runs, with receiver credit the limit it sends to and the one it
+ * granted, and if it paces itself (cc=dcqcn), its rate and the cuts it
+ * took. Taken between the transport's runs, so consistent. Both
+ * ``rdma resource show qp -dd`` and the netlink family show them.
+ *
+ * Return: 0, or the first error of @s.
+ */
+int rmp_qp_report(struct rmp_qp *qp, struct rmp_qp_sink *s)
+{
+	const struct rmp_req *r = &qp->requester.req;
+	const struct rmp_queue *sq = &qp->sq.queue;
+	u32 taken;
+	int err;
+
+	rmp_qp_lock_run(qp);
+	err = s->num(s, "cpu", RMP_FIG_U32, qp->cpu) ?:
+	      s->num(s, "rxq", RMP_FIG_U32, skb_queue_len(&qp->rxq));
+	if (!err && sq->buf) {
+		taken = (qp->sq.next - rmp_queue_consumer(sq)) & sq->mask;
+		err = s->num(s, "sq-posted", RMP_FIG_U32,
+			     rmp_queue_count(sq)) ?:
+		      s->num(s, "sq-taken", RMP_FIG_U32, taken);
+	}
+	if (!err && qp->requester.on)
+		err = s->num(s, "una", RMP_FIG_HEX, r->una) ?:
+		      s->num(s, "next-psn", RMP_FIG_HEX, r->next_psn) ?:
+		      s->num(s, "unsent", RMP_FIG_U32, r->head - r->cur) ?:
+		      s->num(s, "unacked", RMP_FIG_U32, r->cur - r->comp) ?:
+		      s->num(s, "rd-atomic", RMP_FIG_U32, r->rd_atomic) ?:
+		      s->num(s, "req-state", RMP_FIG_U32, r->state) ?:
+		      s->num(s, "retries-left", RMP_FIG_U32,
+			     r->retries_left) ?:
+		      s->num(s, "timer-armed", RMP_FIG_U32, !!r->deadline) ?:
+		      s->num(s, "retransmits", RMP_FIG_U64, r->stats.retrans);
+	if (!err && qp->responder.on && rmp_qp_connected(qp))
+		err = s->num(s, "epsn", RMP_FIG_HEX,
+			     rmp_resp_epsn(&qp->responder.resp));
+	if (!err && qp->ibqp.qp_type == IB_QPT_RC)
+		err = s->word(s, "ext",
+			      rmp_ext_state_name(READ_ONCE(qp->ext)));
+	if (!err && qp->requester.on && r->paths)
+		err = rmp_qp_report_paths(r->paths, s);
+	if (!err && qp->responder.on && qp->ibqp.qp_type == IB_QPT_RC)
+		err = s->num(s, "ooo", RMP_FIG_U32, qp->responder.resp.ooo);
+	if (!err && qp->requester.on && rmp_qp_connected(qp))
+		err = s->word(s, "cc",
+			      rmp_knobs[RMP_KNOB_CC].words[rmp_qp_cc_mode(qp)]);
+	if (!err && qp->rcc.tx_on)
+		err = s->num(s, "rcc-limit", RMP_FIG_HEX, qp->rcc.tx.limit) ?:
+		      s->num(s, "rcc-stalls", RMP_FIG_U64, qp->rcc.tx.stalls);
+	if (!err && READ_ONCE(qp->rcc.rx_on))
+		err = s->num(s, "rcc-granted", RMP_FIG_HEX,
+			     READ_ONCE(qp->rcc.peer.granted));
+	if (!err && qp->requester.on && r->pacer)
+		err = s->num(s, "cc-rate-kbps", RMP_FIG_U64,
+			     rmp_dcqcn_rate(r->pacer)) ?:
+		      s->num(s, "cc-cuts", RMP_FIG_U64, r->pacer->stats.cuts);
+	rmp_qp_unlock_run(qp);
+	return err;
+}
+
+/* rmp_qp_report() into the driver attributes of an rdma tool message. */
+static int rmp_qp_res_num(struct rmp_qp_sink *s, const char *name,
+			  enum rmp_fig_kind kind, u64 val)
+{
+	switch (kind) {
+	case RMP_FIG_HEX:
+		return rdma_nl_put_driver_u32_hex(s->msg, name, val);
+	case RMP_FIG_U64:
+		return rdma_nl_put_driver_u64(s->msg, name, val);
+	default:
+		return rdma_nl_put_driver_u32(s->msg, name, val);
+	}
+}
+
+static int rmp_qp_res_word(struct rmp_qp_sink *s, const char *name,
+			   const char *word)
+{
+	return rdma_nl_put_driver_string(s->msg, name, word);
+}
+
+/* Only each path's port: the rdma tool reads into 8 KiB. */
+static int rmp_qp_res_path(struct rmp_qp_sink *s, u32 idx,
+			   const struct rmp_path *path, bool live)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "path%u-sport", idx);
+	return rdma_nl_put_driver_u32(s->msg, name, path->sport);
 }
 
 /**
@@ -886,74 +1019,24 @@ static int rmp_fill_res_paths(struct sk_buff *msg, const struct rmp_paths *ps)
  * @msg: the netlink message of ``rdma resource show qp -dd``
  * @ibqp: the QP
  *
- * Adds the transport's state: the CPU the QP runs on, packets queued to it,
- * the send ring's indices, the requester's PSNs and WQE counts, the
- * responder's expected PSN, and for RC what the QP knows of its peer's
- * extensions, whether its responder takes sprayed WRITEs out of order
- * (``ooo``), if it sprays, its paths, with receiver credit the limit it
- * sends to and the one it granted, and if it paces itself (cc=dcqcn), its
- * rate and the cuts it took. Taken between the transport's
- * runs, so consistent.
+ * Adds rmp_qp_report()'s figures as driver attributes.
  *
  * Return: 0, or -EMSGSIZE when @msg is full.
  */
 int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
-	struct rmp_qp *qp = to_rmp_qp(ibqp);
-	const struct rmp_req *r = &qp->requester.req;
-	const struct rmp_queue *sq = &qp->sq.queue;
+	struct rmp_qp_sink sink = {
+		.num = rmp_qp_res_num,
+		.word = rmp_qp_res_word,
+		.path = rmp_qp_res_path,
+		.msg = msg,
+	};
 	struct nlattr *table;
-	u32 taken;
-	int err;
 
 	table = nla_nest_start(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
-	rmp_qp_lock_run(qp);
-	err = rdma_nl_put_driver_u32(msg, "cpu", qp->cpu) ?:
-	      rdma_nl_put_driver_u32(msg, "rxq", skb_queue_len(&qp->rxq));
-	if (!err && sq->buf) {
-		taken = (qp->sq.next - rmp_queue_consumer(sq)) & sq->mask;
-		err = rdma_nl_put_driver_u32(msg, "sq-posted",
-					     rmp_queue_count(sq)) ?:
-		      rdma_nl_put_driver_u32(msg, "sq-taken", taken);
-	}
-	if (!err && qp->requester.on)
-		err = rdma_nl_put_driver_u32_hex(msg, "una", r->una) ?:
-		      rdma_nl_put_driver_u32_hex(msg, "next-psn", r->next_psn) ?:
-		      rdma_nl_put_driver_u32(msg, "unsent", r->head - r->cur) ?:
-		      rdma_nl_put_driver_u32(msg, "unacked", r->cur - r->comp) ?:
-		      rdma_nl_put_driver_u32(msg, "rd-atomic", r->rd_atomic) ?:
-		      rdma_nl_put_driver_u32(msg, "req-state", r->state) ?:
-		      rdma_nl_put_driver_u32(msg, "retries-left",
-					     r->retries_left) ?:
-		      rdma_nl_put_driver_u32(msg, "timer-armed", !!r->deadline);
-	if (!err && qp->responder.on && rmp_qp_connected(qp))
-		err = rdma_nl_put_driver_u32_hex(msg, "epsn",
-						 rmp_resp_epsn(&qp->responder.resp));
-	if (!err && qp->ibqp.qp_type == IB_QPT_RC)
-		err = rdma_nl_put_driver_string(msg, "ext",
-						rmp_ext_state_name(READ_ONCE(qp->ext)));
-	if (!err && qp->requester.on && r->paths)
-		err = rmp_fill_res_paths(msg, r->paths);
-	if (!err && qp->responder.on && qp->ibqp.qp_type == IB_QPT_RC)
-		err = rdma_nl_put_driver_u32(msg, "ooo",
-					     qp->responder.resp.ooo);
-	if (!err && qp->rcc.tx_on)
-		err = rdma_nl_put_driver_u32_hex(msg, "rcc-limit",
-						 qp->rcc.tx.limit) ?:
-		      rdma_nl_put_driver_u64(msg, "rcc-stalls",
-					     qp->rcc.tx.stalls);
-	if (!err && READ_ONCE(qp->rcc.rx_on))
-		err = rdma_nl_put_driver_u32_hex(msg, "rcc-granted",
-						 READ_ONCE(qp->rcc.peer.granted));
-	if (!err && qp->requester.on && r->pacer)
-		err = rdma_nl_put_driver_u64(msg, "cc-rate-kbps",
-					     rmp_dcqcn_rate(r->pacer)) ?:
-		      rdma_nl_put_driver_u64(msg, "cc-cuts",
-					     r->pacer->stats.cuts);
-	rmp_qp_unlock_run(qp);
-	if (err) {
+	if (rmp_qp_report(to_rmp_qp(ibqp), &sink)) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;
 	}

@@ -173,6 +173,36 @@ struct rmp_qp {
 	struct rmp_rcc_qp rcc;
 };
 
+/**
+ * enum rmp_fig_kind - how a number of rmp_qp_report() reads best
+ * @RMP_FIG_U32: a 32-bit number
+ * @RMP_FIG_HEX: a 32-bit number in hex (a PSN)
+ * @RMP_FIG_U64: a 64-bit count
+ */
+enum rmp_fig_kind {
+	RMP_FIG_U32,
+	RMP_FIG_HEX,
+	RMP_FIG_U64,
+};
+
+/**
+ * struct rmp_qp_sink - where rmp_qp_report() writes a QP's state
+ * @num: writes a number
+ * @word: writes a word
+ * @path: writes a path of a spraying QP, @live or dead
+ * @msg: the netlink message they write into
+ *
+ * Each returns 0, or an error (a full message) that ends the report.
+ */
+struct rmp_qp_sink {
+	int (*num)(struct rmp_qp_sink *s, const char *name,
+		   enum rmp_fig_kind kind, u64 val);
+	int (*word)(struct rmp_qp_sink *s, const char *name, const char *word);
+	int (*path)(struct rmp_qp_sink *s, u32 idx, const struct rmp_path *path,
+		    bool live);
+	struct sk_buff *msg;
+};
+
 static inline struct rmp_qp *to_rmp_qp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct rmp_qp, ibqp);
@@ -191,6 +221,7 @@ static inline enum ib_qp_state rmp_qp_state(const struct rmp_qp *qp)
 }
 
 struct rmp_qp *rmp_qp_get(struct rmp_dev *dev, u32 qpn);
+struct rmp_qp *rmp_qp_get_next(struct rmp_dev *dev, u32 *qpn);
 void rmp_qp_hold(struct rmp_qp *qp);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
@@ -202,6 +233,7 @@ void rmp_qp_kick_atomic(struct rmp_qp *qp);
 void rmp_qp_run_soon(struct rmp_qp *qp);
 void rmp_qp_run_again(struct rmp_qp *qp);
 void rmp_qp_run_now(struct rmp_qp *qp);
+int rmp_qp_report(struct rmp_qp *qp, struct rmp_qp_sink *s);
 int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 void rmp_qp_event(struct rmp_qp *qp, enum ib_event_type type);
 void rmp_qp_set_error(struct rmp_qp *qp);

@@ -106,15 +106,35 @@ struct rdma_hw_stats *rmp_stats_alloc_port(struct ib_device *ibdev,
 int rmp_stats_get(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		  u32 port_num, int index)
 {
-	struct rmp_stats *s = &to_rmp_dev(ibdev)->stats;
+	rmp_stats_read(&to_rmp_dev(ibdev)->stats, stats->value);
+	return RMP_CNT_MAX;
+}
+
+/**
+ * rmp_stats_read() - the device's counters, summed over the CPUs
+ * @s: counters
+ * @val: filled with the values, by &enum rmp_counter
+ */
+void rmp_stats_read(struct rmp_stats *s, u64 val[RMP_CNT_MAX])
+{
 	const struct rmp_stats_set *set;
 	int cpu, i;
 
-	memset(stats->value, 0, sizeof(*stats->value) * RMP_CNT_MAX);
+	memset(val, 0, sizeof(*val) * RMP_CNT_MAX);
 	for_each_possible_cpu(cpu) {
 		set = per_cpu_ptr(s->cpu, cpu);
 		for (i = 0; i < RMP_CNT_MAX; i++)
-			stats->value[i] += READ_ONCE(set->c[i]);
+			val[i] += READ_ONCE(set->c[i]);
 	}
-	return RMP_CNT_MAX;
+}
+
+/**
+ * rmp_stats_name() - a counter's name
+ * @i: the counter
+ *
+ * Return: its name, as ``rdma statistic`` shows it.
+ */
+const char *rmp_stats_name(enum rmp_counter i)
+{
+	return rmp_stat_descs[i].name;
 }

@@ -94,5 +94,7 @@ struct rdma_hw_stats *rmp_stats_alloc_port(struct ib_device *ibdev,
 					   u32 port_num);
 int rmp_stats_get(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		  u32 port_num, int index);
+void rmp_stats_read(struct rmp_stats *s, u64 val[RMP_CNT_MAX]);
+const char *rmp_stats_name(enum rmp_counter i);
 
 #endif /* RMP_STATS_H */
