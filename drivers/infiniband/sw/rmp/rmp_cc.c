@@ -126,10 +126,12 @@ int rmp_cc_start(struct rmp_qp *qp)
 	cfg.min_kbps = min_t(u64, line,
 			     rmp_knob_get(dev, RMP_KNOB_DCQCN_MIN_RATE));
 	cfg.g_shift = rmp_knob_get(dev, RMP_KNOB_DCQCN_G_SHIFT);
-	cfg.alpha_period_ns = rmp_cc_ns(dev, RMP_KNOB_DCQCN_ALPHA_PERIOD);
-	cfg.rate_period_ns = rmp_cc_ns(dev, RMP_KNOB_DCQCN_RATE_PERIOD);
-	cfg.fast_stages = rmp_knob_get(dev, RMP_KNOB_DCQCN_FAST_STAGES);
 	/* 0: the engine's choice for the line rate. */
+	cfg.alpha_period_ns = rmp_cc_ns(dev, RMP_KNOB_DCQCN_ALPHA_PERIOD) ?:
+			      cfg.alpha_period_ns;
+	cfg.rate_period_ns = rmp_cc_ns(dev, RMP_KNOB_DCQCN_RATE_PERIOD) ?:
+			     cfg.rate_period_ns;
+	cfg.fast_stages = rmp_knob_get(dev, RMP_KNOB_DCQCN_FAST_STAGES);
 	val = rmp_knob_get(dev, RMP_KNOB_DCQCN_BYTE_THRESHOLD);
 	if (val)
 		cfg.byte_threshold = (u64)val * 1024;

@@ -84,11 +84,9 @@ const struct rmp_knob rmp_knobs[RMP_KNOB_NR] = {
 		RMP_KNOB_NUMBER("dcqcn_g_shift", "", 1, RMP_DCQCN_G_SHIFT_MAX,
 				RMP_DCQCN_DEF_G_SHIFT),
 	[RMP_KNOB_DCQCN_ALPHA_PERIOD] =
-		RMP_KNOB_NUMBER("dcqcn_alpha_period", "us", 1, 1000000,
-				RMP_DCQCN_DEF_PERIOD_US),
+		RMP_KNOB_NUMBER("dcqcn_alpha_period", "us", 0, 1000000, 0),
 	[RMP_KNOB_DCQCN_RATE_PERIOD] =
-		RMP_KNOB_NUMBER("dcqcn_rate_period", "us", 1, 1000000,
-				RMP_DCQCN_DEF_PERIOD_US),
+		RMP_KNOB_NUMBER("dcqcn_rate_period", "us", 0, 1000000, 0),
 	[RMP_KNOB_DCQCN_BYTE_THRESHOLD] =
 		RMP_KNOB_NUMBER("dcqcn_byte_threshold", "KiB", 0, 1048576, 0),
 	[RMP_KNOB_DCQCN_FAST_STAGES] =

@@ -23,8 +23,9 @@ struct rmp_dev;
  * @RMP_KNOB_CNP_DSCP: ``cnp_dscp``, the DSCP CNPs leave with
  * @RMP_KNOB_DCQCN_MIN_RATE: ``dcqcn_min_rate``, kbit/s
  * @RMP_KNOB_DCQCN_G_SHIFT: ``dcqcn_g_shift``, alpha gain 1/2^n
- * @RMP_KNOB_DCQCN_ALPHA_PERIOD: ``dcqcn_alpha_period``, us
- * @RMP_KNOB_DCQCN_RATE_PERIOD: ``dcqcn_rate_period``, us
+ * @RMP_KNOB_DCQCN_ALPHA_PERIOD: ``dcqcn_alpha_period``, us; 0 for the
+ *	engine's choice for the port's rate
+ * @RMP_KNOB_DCQCN_RATE_PERIOD: ``dcqcn_rate_period``, us; 0 likewise
  * @RMP_KNOB_DCQCN_BYTE_THRESHOLD: ``dcqcn_byte_threshold``, KiB; 0 for
  *	the engine's choice for the port's rate
  * @RMP_KNOB_DCQCN_FAST_STAGES: ``dcqcn_fast_stages``

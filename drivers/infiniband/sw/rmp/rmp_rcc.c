@@ -116,6 +116,8 @@ static void rmp_rcc_count(struct rmp_dev *dev)
 		      now->granted - seen->granted);
 	rmp_stats_add(&dev->stats, RMP_CNT_CC_CREDIT_CUTS,
 		      now->cuts - seen->cuts);
+	rmp_stats_add(&dev->stats, RMP_CNT_CC_CREDIT_LATE_BYTES,
+		      now->late_bytes - seen->late_bytes);
 	*seen = *now;
 }
 

@@ -56,6 +56,7 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_CC_CREDIT_STALLS] = { .name = "cc_credit_stalls" },
 	[RMP_CNT_CC_CREDIT_GRANTED] = { .name = "cc_credit_granted" },
 	[RMP_CNT_CC_CREDIT_CUTS] = { .name = "cc_credit_cuts" },
+	[RMP_CNT_CC_CREDIT_LATE_BYTES] = { .name = "cc_credit_late_bytes" },
 };
 
 /**

@@ -8,14 +8,18 @@
  * out no more than the downlink absorbs (Homa's grants, NDP's and EQDS's
  * pull, Ultra Ethernet's receiver credit).
  *
- * Sender (struct rmp_credit_tx): a burst, data posted while nothing was in
- * flight nor waiting, may send an unscheduled budget at once: short
- * messages need no round trip. Beyond it a packet goes only if its PSN is
- * below the limit the receiver granted. A sender held back asks, telling
- * the PSN after everything posted, and asks again each period while held
- * back, so that lost requests and lost grants cost a period, never a
- * deadlock. Grants carry absolute PSN limits: an old grant, duplicated or
- * late, moves nothing; a grant beyond what was asked is refused.
+ * Sender (struct rmp_credit_tx): a burst, data posted after the sender
+ * ran dry, with nothing in flight nor waiting, may send an unscheduled
+ * budget at once: short messages need no round trip. Beyond it a packet
+ * goes only if its PSN is below the limit the receiver granted. A sender
+ * held back asks, telling the PSN after everything posted; it asks again
+ * when the receiver is about to run out of what it was told while more
+ * was posted, or when no grant came for a period (or four of its usual
+ * gaps between grants), twice as long after each request unanswered: a
+ * sender waiting for its turn asks a few times, and lost requests and
+ * lost grants cost a wait, never a deadlock. Grants carry absolute PSN
+ * limits: an old grant, duplicated or late, moves nothing; a grant beyond
+ * what was asked is refused.
  *
  * Receiver (struct rmp_credit_rx, one per downlink): the senders that
  * asked, at most %RMP_CREDIT_ACTIVE_MAX of them (the receiver's state is
@@ -29,7 +33,9 @@
  * on the arriving data mean the queue that builds is inside the fabric,
  * not at the downlink: each &rmp_credit_rx_cfg.ecn_every packets with
  * marks cut the rate by half the smoothed fraction marked (as DCTCP
- * does), and each without climbs back by 1/64 of the downlink's rate. A sender not heard from for
+ * does), and each without climbs back by 1/64 of the downlink's rate; a
+ * period ends after &rmp_credit_rx_cfg.ecn_period_ns too, however few
+ * packets came. A sender not heard from for
  * &rmp_credit_rx_cfg.idle_ns leaves the schedule and its unused credit
  * stops counting.
  *
@@ -411,6 +417,21 @@ static s64 rmp_credit_tokens_at(const struct rmp_credit_rx *rx, u64 now)
 	return rx->tokens + (s64)(dt * rx->rate_kbps);
 }
 
+/*
+ * Count the credit a late tick lost: what the time since the last tick
+ * would have given beyond a full bucket, if a sender wanted it then.
+ */
+static void rmp_credit_count_late(struct rmp_credit_rx *rx, u64 now)
+{
+	s64 full = (s64)rx->cfg.burst_bytes * RMP_CREDIT_TOKENS_PER_BYTE;
+	u64 dt = now > rx->last_ns ? now - rx->last_ns : 0;
+	u64 room = (u64)(full - rx->tokens) / rx->rate_kbps;
+
+	if (rx->wanted && dt > room)
+		rx->stats.late_bytes += (dt - room) * rx->rate_kbps /
+					RMP_CREDIT_TOKENS_PER_BYTE;
+}
+
 /* Senders holding unused credit, and senders waiting to get some. */
 static void rmp_credit_census(const struct rmp_credit_rx *rx, u32 *holders,
 			      u32 *waiters)
@@ -443,6 +464,18 @@ static bool rmp_credit_eligible(const struct rmp_credit_rx *rx,
 	/* Fair: a window's turn, then make way for those waiting. */
 	return rx->cfg.policy != RMP_CREDIT_FAIR || !waiters ||
 	       p->quantum < rx->cfg.window;
+}
+
+/* Whether any sender may have the next packet of credit. */
+static bool rmp_credit_any_eligible(const struct rmp_credit_rx *rx)
+{
+	u32 i, holders, waiters;
+
+	rmp_credit_census(rx, &holders, &waiters);
+	for (i = 0; i < rx->nactive; i++)
+		if (rmp_credit_eligible(rx, rx->active[i], holders, waiters))
+			return true;
+	return false;
 }
 
 /* The sender the next packet of credit goes to, or NULL. */
@@ -491,6 +524,7 @@ void rmp_credit_rx_tick(struct rmp_credit_rx *rx, u64 now)
 	}
 	if (now >= rx->ecn_since + rx->cfg.ecn_period_ns)
 		rmp_credit_ecn_adjust(rx, now);
+	rmp_credit_count_late(rx, now);
 	rx->tokens = rmp_credit_tokens_at(rx, now);
 	if (now > rx->last_ns)
 		rx->last_ns = now;
@@ -504,6 +538,7 @@ void rmp_credit_rx_tick(struct rmp_credit_rx *rx, u64 now)
 		rx->tokens -= (s64)p->pkt_bytes * RMP_CREDIT_TOKENS_PER_BYTE;
 		rx->stats.granted++;
 	}
+	rx->wanted = rx->tokens < 0 && rmp_credit_any_eligible(rx);
 }
 
 /**
@@ -539,26 +574,22 @@ struct rmp_credit_peer *rmp_credit_rx_take_due(struct rmp_credit_rx *rx)
  */
 u64 rmp_credit_rx_deadline(const struct rmp_credit_rx *rx, u64 now)
 {
-	const struct rmp_credit_peer *p;
 	u64 at = RMP_CREDIT_NEVER, t;
-	u32 i, holders, waiters;
 	s64 tokens;
+	u32 i;
 
-	rmp_credit_census(rx, &holders, &waiters);
 	for (i = 0; i < rx->nactive; i++) {
-		p = rx->active[i];
-		t = p->last_ns + rx->cfg.idle_ns;
+		t = rx->active[i]->last_ns + rx->cfg.idle_ns;
 		if (t < at)
 			at = t;
-		if (!rmp_credit_eligible(rx, p, holders, waiters))
-			continue;
+	}
+	if (rmp_credit_any_eligible(rx)) {
 		tokens = rmp_credit_tokens_at(rx, now);
 		if (tokens >= 0)
 			return now;
 		t = now + ((u64)-tokens + rx->rate_kbps - 1) / rx->rate_kbps;
 		if (t < at)
 			at = t;
-		break;
 	}
 	return at < now ? now : at;
 }

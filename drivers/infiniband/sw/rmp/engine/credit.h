@@ -141,6 +141,9 @@ struct rmp_credit_rx_cfg {
  * @reclaimed: senders unscheduled for idleness
  * @ecn_marked: data packets that arrived CE-marked
  * @cuts: times ECN marks cut the rate
+ * @late_bytes: credit the pacer could not grant while senders wanted it,
+ *	because a tick came later than rmp_credit_rx_deadline() asked, by
+ *	more than the bucket holds (a host too busy to run its timer)
  */
 struct rmp_credit_rx_stats {
 	u64 granted;
@@ -149,6 +152,7 @@ struct rmp_credit_rx_stats {
 	u64 reclaimed;
 	u64 ecn_marked;
 	u64 cuts;
+	u64 late_bytes;
 };
 
 /**
@@ -168,6 +172,8 @@ struct rmp_credit_rx_stats {
  * @ecn_marks: of those, CE-marked
  * @ecn_since: when the rate was last adjusted (ns)
  * @ecn_alpha: the smoothed fraction marked, in 1/%RMP_CREDIT_ONE
+ * @wanted: the last tick left a sender wanting credit the pacer had no
+ *	tokens for
  * @stats: counters
  */
 struct rmp_credit_rx {
@@ -183,6 +189,7 @@ struct rmp_credit_rx {
 	u32 ecn_marks;
 	u64 ecn_since;
 	u32 ecn_alpha;
+	bool wanted;
 	struct rmp_credit_rx_stats stats;
 };
 

@@ -95,7 +95,11 @@ static u32 rmp_dcqcn_sat_add32(u32 a, u64 b)
  * @cfg: filled in
  * @line_kbps: the link's rate, kbit/s
  *
- * The paper's g (1/256), K (55 us), T (55 us) and F (5). T is the
+ * The paper's g (1/256), K (55 us), T (55 us) and F (5); on a line so
+ * slow that 55 us is less than it takes to carry a dozen 1 KiB packets,
+ * K and T are that time instead: a flow's CNPs come packets apart, and
+ * with K shorter alpha decays to nothing between two of them, each cut
+ * is tiny and the queue stays full (seen at 20 Mbit/s). T is the
  * paper's rather than the 300 us some NICs use: recovery and fairness
  * between flows come from the timer (each flow's R_AI steps are alike,
  * its cuts proportional), and a QP that sends needs no timer of its own,
@@ -115,8 +119,11 @@ void rmp_dcqcn_cfg_default(struct rmp_dcqcn_cfg *cfg, u64 line_kbps)
 	cfg->line_kbps = line_kbps;
 	cfg->min_kbps = rmp_dcqcn_min(RMP_DCQCN_DEF_MIN_KBPS, line_kbps);
 	cfg->g_shift = RMP_DCQCN_DEF_G_SHIFT;
-	cfg->alpha_period_ns = RMP_DCQCN_DEF_PERIOD_US * 1000;
-	cfg->rate_period_ns = RMP_DCQCN_DEF_PERIOD_US * 1000;
+	cfg->alpha_period_ns = rmp_dcqcn_max(RMP_DCQCN_DEF_PERIOD_US * 1000,
+					     RMP_DCQCN_PERIOD_BYTES *
+					     RMP_DCQCN_TOKENS_PER_BYTE /
+					     line_kbps);
+	cfg->rate_period_ns = cfg->alpha_period_ns;
 	cfg->byte_threshold = rmp_dcqcn_max(65536, line_kbps * 2000000 /
 					    RMP_DCQCN_TOKENS_PER_BYTE);
 	cfg->fast_stages = RMP_DCQCN_DEF_FAST_STAGES;

@@ -33,6 +33,8 @@
 #define RMP_DCQCN_DEF_MIN_KBPS		1000
 #define RMP_DCQCN_DEF_G_SHIFT		8
 #define RMP_DCQCN_DEF_PERIOD_US		55
+/* A slower line's K and T: the time it takes to carry this many bytes. */
+#define RMP_DCQCN_PERIOD_BYTES		12288
 #define RMP_DCQCN_DEF_FAST_STAGES	5
 /* Notification point: at most one CNP per QP this often, as NICs do. */
 #define RMP_CNP_INTERVAL_NS	50000ULL

@@ -294,13 +294,46 @@ static void rmp_credit_rx_request__checks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_credit_rx_deadline(rx, 0), RMP_CREDIT_NEVER);
 }
 
+/*
+ * A tick that comes late loses the credit its lateness would have given
+ * beyond a full bucket, and counts it; with nobody wanting credit, or on
+ * time, nothing is lost.
+ */
+static void rmp_credit_rx_tick__late_counted(struct kunit *test)
+{
+	struct rmp_credit_rx *rx = kunit_kzalloc(test, sizeof(*rx),
+						 GFP_KERNEL);
+	struct rmp_credit_peer p;
+	u64 at, late;
+
+	KUNIT_ASSERT_NOT_NULL(test, rx);
+	KUNIT_ASSERT_EQ(test, rmp_credit_rx_init(rx, &base_cfg, 0), 0);
+	rmp_credit_peer_init(&p, 1100, 0);
+	/* Idle a millisecond: nobody wanted credit, nothing lost. */
+	rmp_credit_rx_tick(rx, MS);
+	KUNIT_EXPECT_EQ(test, rx->stats.late_bytes, 0ULL);
+	KUNIT_ASSERT_EQ(test, rmp_credit_rx_request(rx, &p, 100000, MS), 0);
+	rmp_credit_rx_tick(rx, MS);
+	/* On time: nothing lost. */
+	at = rmp_credit_rx_deadline(rx, MS);
+	rmp_credit_rx_tick(rx, at);
+	KUNIT_EXPECT_EQ(test, rx->stats.late_bytes, 0ULL);
+	/* A millisecond late at 1 Gbit/s: 125000 bytes, less the bucket. */
+	at = rmp_credit_rx_deadline(rx, at);
+	rmp_credit_rx_tick(rx, at + MS);
+	late = rx->stats.late_bytes;
+	KUNIT_EXPECT_GE(test, late, 125000ULL - 2 * base_cfg.burst_bytes);
+	KUNIT_EXPECT_LE(test, late, 125000ULL);
+}
+
 /* ---- Simulated network -------------------------------------------------- */
 
 /*
  * Senders -> one switch queue that drains at the link's rate (marking CE
  * above a depth) -> the receiver; data, acknowledgments, requests and
- * grants each take SIM_DELAY one way. Time moves in SIM_STEP steps; a
- * sender puts at most one packet on its wire per step.
+ * grants each take &sim.delay one way (SIM_DELAY unless a case says).
+ * Time moves in SIM_STEP steps; a sender puts at most one packet on its
+ * wire per step.
  */
 #define SIM_SENDERS	72
 #define SIM_STEP	(1 * US)
@@ -346,6 +379,7 @@ struct sim {
 	u32 qtail;
 	u32 n;
 	u64 now;
+	u64 delay;
 	u64 link_kbps;
 	u64 link_credit;
 	u32 mark_above;
@@ -387,6 +421,7 @@ static struct sim *sim_new(struct kunit *test, u32 n,
 	KUNIT_ASSERT_NOT_NULL(test, sim);
 	KUNIT_ASSERT_EQ(test, rmp_credit_rx_init(&sim->rx, cfg, 0), 0);
 	sim->n = n;
+	sim->delay = SIM_DELAY;
 	sim->link_kbps = cfg->rate_kbps;
 	sim->mark_above = SIM_QUEUE;
 	sim->seed = 1;
@@ -436,7 +471,7 @@ static void sim_senders(struct kunit *test, struct sim *sim)
 			s->next = rmp_psn_add(s->next, 1);
 		}
 		if (s->tx.ask) {
-			pipe_push(test, &sim->requests, sim->now + SIM_DELAY,
+			pipe_push(test, &sim->requests, sim->now + sim->delay,
 				  i, s->tx.want);
 			rmp_credit_tx_asked(&s->tx, sim->now);
 		}
@@ -462,7 +497,7 @@ static void sim_link(struct kunit *test, struct sim *sim)
 		sim->link_credit -= SIM_PKT * 8 * 1000ULL;
 		pkt = &sim->queue[sim->qtail++ % SIM_QUEUE];
 		/* CE if the queue stood above the mark as it left. */
-		pipe_push(test, &sim->arrivals, sim->now + SIM_DELAY, pkt->a,
+		pipe_push(test, &sim->arrivals, sim->now + sim->delay, pkt->a,
 			  pkt->b | (depth > sim->mark_above ? 1U << 31 : 0));
 		depth--;
 	}
@@ -496,7 +531,7 @@ static void sim_receiver(struct kunit *test, struct sim *sim)
 		s->delivered++;
 		if (s->delivered == s->total)
 			s->done_at = sim->now;
-		pipe_push(test, &s->acks, sim->now + SIM_DELAY,
+		pipe_push(test, &s->acks, sim->now + sim->delay,
 			  rmp_psn_add(psn, 1), 0);
 	}
 	rmp_credit_rx_tick(&sim->rx, sim->now);
@@ -504,7 +539,7 @@ static void sim_receiver(struct kunit *test, struct sim *sim)
 		s = sim_sender_of(sim, p);
 		if (sim_rand(sim) % 1000 < sim->grant_loss)
 			continue;
-		pipe_push(test, &s->grants, sim->now + SIM_DELAY, p->granted,
+		pipe_push(test, &s->grants, sim->now + sim->delay, p->granted,
 			  0);
 	}
 	KUNIT_ASSERT_GT(test, rmp_credit_rx_deadline(&sim->rx, sim->now),
@@ -566,12 +601,16 @@ struct share_case {
 	u32 senders;
 	u32 overcommit;
 	u8 policy;
+	u64 delay;
 };
 
 static const struct share_case share_cases[] = {
-	{ "4 senders", 4, 8, RMP_CREDIT_FAIR },
-	{ "4 senders, overcommit 2", 4, 2, RMP_CREDIT_FAIR },
-	{ "16 senders, overcommit 4", 16, 4, RMP_CREDIT_FAIR },
+	{ "4 senders", 4, 8, RMP_CREDIT_FAIR, SIM_DELAY },
+	{ "4 senders, overcommit 2", 4, 2, RMP_CREDIT_FAIR, SIM_DELAY },
+	{ "16 senders, overcommit 4", 16, 4, RMP_CREDIT_FAIR, SIM_DELAY },
+	/* A round trip longer than a window takes at the link's rate. */
+	{ "6 senders, overcommit 4, long round trip", 6, 4, RMP_CREDIT_FAIR,
+	  100 * US },
 };
 
 static void share_desc(const struct share_case *c, char *desc)
@@ -595,6 +634,7 @@ static void rmp_credit__shares_converge(struct kunit *test)
 	cfg.overcommit = c->overcommit;
 	cfg.policy = c->policy;
 	sim = sim_new(test, c->senders, &cfg);
+	sim->delay = c->delay;
 	for (i = 0; i < c->senders; i++)
 		sim_post(sim, i, 0, true);
 	sim_run(test, sim, 5 * MS);
@@ -759,6 +799,7 @@ static struct kunit_case rmp_credit_cases[] = {
 	KUNIT_CASE(rmp_credit_tx_grant__absolute_limits),
 	KUNIT_CASE_PARAM(rmp_credit_rx_init__validates, init_gen_params),
 	KUNIT_CASE(rmp_credit_rx_request__checks),
+	KUNIT_CASE(rmp_credit_rx_tick__late_counted),
 	KUNIT_CASE_PARAM(rmp_credit__shares_converge, share_gen_params),
 	KUNIT_CASE(rmp_credit__never_above_the_link),
 	KUNIT_CASE(rmp_credit__lost_grants_recover),

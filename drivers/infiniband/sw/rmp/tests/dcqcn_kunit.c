@@ -86,6 +86,7 @@ static void line_desc(const struct line_case *c, char *desc)
 static const struct line_case line_cases[] = {
 	{ "1 kbit/s", 1 },
 	{ "1 Mbit/s", 1000 },
+	{ "20 Mbit/s", 20000 },
 	{ "1 Gbit/s", 1000000 },
 	{ "10 Gbit/s", 10000000 },
 	{ "100 Gbit/s", 100000000 },
@@ -100,6 +101,7 @@ static void rmp_dcqcn_cfg_default__passes(struct kunit *test)
 	const struct line_case *c = test->param_value;
 	struct rmp_dcqcn_cfg cfg;
 	struct rmp_dcqcn d;
+	u64 slow;
 
 	rmp_dcqcn_cfg_default(&cfg, c->line_kbps);
 	KUNIT_EXPECT_EQ(test, rmp_dcqcn_cfg_check(&cfg), 0);
@@ -107,6 +109,10 @@ static void rmp_dcqcn_cfg_default__passes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cfg.g_shift, 8);
 	KUNIT_EXPECT_EQ(test, cfg.fast_stages, 5);
 	KUNIT_EXPECT_GE(test, cfg.burst_bytes, 65536);
+	/* K and T: 55 us, or what a slower line takes to carry 12 KiB. */
+	slow = 12288ULL * 8000000 / c->line_kbps;
+	KUNIT_EXPECT_EQ(test, cfg.alpha_period_ns, slow > 55000 ? slow : 55000);
+	KUNIT_EXPECT_EQ(test, cfg.rate_period_ns, cfg.alpha_period_ns);
 	rmp_dcqcn_init(&d, &cfg, T0);
 	KUNIT_EXPECT_EQ(test, rmp_dcqcn_rate(&d), c->line_kbps);
 	KUNIT_EXPECT_EQ(test, d.alpha, RMP_DCQCN_ALPHA_ONE);
