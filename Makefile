@@ -13,17 +13,36 @@
 #   make bench               perftest on rxe and rmp side by side, in a guest
 #   make sparse style kdoc   static checks
 #   make rmpctl (userspace)  rmpctl into build/rmpctl/
+#   make install [DESTDIR=] [PREFIX=/usr/local] [KVER=|KDIR=]
+#                            module, rmpctl, man page, uapi header, docs
+#   make uninstall           removes what install put (same variables)
+#   make dkms-install        sources into /usr/src/rmp-<version>, dkms install
+#   make dkms-remove         dkms remove, sources deleted
 
 REPO := $(CURDIR)
 VARIANT := $(if $(filter 1 y yes,$(DEBUG)),debug,normal)
+# The package's one version (DKMS needs it literally in dkms.conf); the
+# module reports it (modinfo's version).
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' $(REPO)/dkms.conf)
 
+# KVER=RELEASE alone means that kernel's installed headers.
+ifneq ($(KVER),)
+KDIR ?= /lib/modules/$(KVER)/build
+endif
+# MODTAG names the folder under build/mod/ (DKMS sets it, to find the .ko).
 ifeq ($(KDIR),)
 KDIR = $(shell $(REPO)/tests/kernel/build $(VARIANT))
-MODDIR := $(REPO)/build/mod/$(VARIANT)
+MODTAG ?= $(VARIANT)
 else
-MODDIR := $(REPO)/build/mod/kdir-$(shell echo '$(KDIR)' | md5sum | cut -c1-8)
+MODTAG ?= kdir-$(shell echo '$(KDIR)' | md5sum | cut -c1-8)
 endif
+MODDIR := $(REPO)/build/mod/$(MODTAG)
 KSRC = $(shell readlink -f $(KDIR)/source 2>/dev/null || echo $(KDIR))
+# The release the module is built for is the one its vermagic carries:
+# UTS_RELEASE. (Debian's headers' kernel.release says 6.1.192, not
+# 6.1.0-57-amd64.)
+KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 W ?= 1
 
 SRCS := Kbuild drivers $(wildcard include)
@@ -33,7 +52,7 @@ SYNC := rsync -rt --delete \
 	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'
 
 .PHONY: all modules kunit unit fuzz test bench engine-bench demo sparse style kdoc clean \
-	rmpctl userspace
+	rmpctl userspace install uninstall dkms-install dkms-remove version
 
 all: modules
 
@@ -42,12 +61,119 @@ all: modules
 modules:
 	@mkdir -p $(MODDIR)
 	@$(SYNC) $(SRCS) $(MODDIR)/
-	$(MAKE) -C $(KDIR) M=$(MODDIR) W=$(W) modules
+	$(MAKE) -C $(KDIR) M=$(MODDIR) W=$(W) RMP_VERSION=$(VERSION) modules
 
 rmpctl:
 	$(MAKE) -C userspace/rmpctl
 
 userspace: rmpctl
+
+# Installation. The module goes where kbuild puts external modules
+# (/lib/modules/<release>/extra, under DESTDIR, whatever PREFIX is); the
+# rest under PREFIX. rmpctl is an administrator's tool with a section 8
+# page, so sbin, as iproute2's rdma and rdma-core's daemons.
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+INCLUDEDIR ?= $(PREFIX)/include
+DOCDIR ?= $(PREFIX)/share/doc/rmp
+DEPMOD ?= $(firstword $(wildcard /sbin/depmod /usr/sbin/depmod) depmod)
+
+# What install puts where, one group per line: GROUP_files go into
+# GROUP_dir with mode GROUP_mode. A new piece (librmpdv: lib, pkgconfig,
+# man3) is a new group.
+INSTALL_GROUPS := module sbin man8 uapi doc
+module_dir = /lib/modules/$(KVER)/extra
+module_mode := 0644
+module_files = $(MODDIR)/drivers/infiniband/sw/rmp/rdma_rmp.ko
+sbin_dir = $(SBINDIR)
+sbin_mode := 0755
+sbin_files := build/rmpctl/rmpctl
+man8_dir = $(MANDIR)/man8
+man8_mode := 0644
+man8_files := userspace/rmpctl/rmpctl.8
+uapi_dir = $(INCLUDEDIR)/rdma
+uapi_mode := 0644
+uapi_files := include/uapi/rdma/rmp_netlink.h
+doc_dir = $(DOCDIR)
+doc_mode := 0644
+doc_files := $(wildcard Documentation/rmp/*.rst) \
+	Documentation/netlink/specs/rmp.yaml \
+	Documentation/ABI/testing/sysfs-class-infiniband-rmp
+
+# One command per line in a recipe: $(foreach ...,CMD$(\n))
+define \n
+
+
+endef
+
+installed = $(foreach g,$(INSTALL_GROUPS),\
+	$(addprefix $(DESTDIR)$($(g)_dir)/,$(notdir $($(g)_files))))
+
+define need-kver
+	@test -n "$(KVER)" || { echo "$@: no kernel release in $(KDIR)" >&2; exit 1; }
+endef
+
+# depmod updates the index of a tree that has one: / or an image's root. A
+# package's staging tree has none (its post-install script runs depmod on
+# the target), and an index written there would clash with the kernel's.
+define depmod
+	@if [ -e "$(DESTDIR)/lib/modules/$(KVER)/modules.dep" ]; then \
+		echo "$(DEPMOD) -a $(if $(DESTDIR),-b $(DESTDIR)) $(KVER)"; \
+		$(DEPMOD) -a $(if $(DESTDIR),-b $(DESTDIR)) $(KVER); \
+	else \
+		echo "depmod skipped: no $(DESTDIR)/lib/modules/$(KVER)/modules.dep"; \
+	fi
+endef
+
+# Installs what make and make rmpctl built, with the same KDIR/KVER/DEBUG;
+# builds nothing, so that sudo make install leaves no root-owned files in
+# build/ and a packager's install step only reads the tree.
+install:
+	$(need-kver)
+	@for f in $(module_files) $(sbin_files); do test -e $$f || \
+		{ echo "install: $$f missing: run make and make rmpctl first" >&2; exit 1; }; done
+	$(foreach g,$(INSTALL_GROUPS),\
+		install -D -m $($(g)_mode) -t $(DESTDIR)$($(g)_dir) $($(g)_files)$(\n))
+	$(depmod)
+
+# Removes exactly the files install put, and the folders only rmp uses.
+uninstall:
+	$(need-kver)
+	rm -f $(installed)
+	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	$(depmod)
+
+# DKMS: the sources DKMS builds from (dkms.conf's MAKE runs this Makefile
+# there), copied to /usr/src/rmp-<version>. Into a DESTDIR (a package) only
+# the copy; on the host also dkms add and install, for the running kernel
+# or KVER=.
+DKMS_SRC = $(DESTDIR)/usr/src/rmp-$(VERSION)
+DKMS_FILES := dkms.conf Makefile Kbuild drivers include
+DKMS ?= dkms
+dkms_kver = $(if $(filter command line,$(origin KVER)),-k $(KVER))
+
+# Replaces a registration of the same version (dkms add refuses twice).
+dkms-install: dkms-remove
+	install -d $(DKMS_SRC)
+	cp -R $(DKMS_FILES) $(DKMS_SRC)/
+ifeq ($(DESTDIR),)
+	$(DKMS) add -m rmp -v $(VERSION)
+	$(DKMS) install -m rmp -v $(VERSION) $(dkms_kver)
+endif
+
+dkms-remove:
+ifeq ($(DESTDIR),)
+	@if $(DKMS) status -m rmp -v $(VERSION) 2>/dev/null | grep -q .; then \
+		echo "$(DKMS) remove -m rmp -v $(VERSION) --all"; \
+		$(DKMS) remove -m rmp -v $(VERSION) --all; \
+	fi
+endif
+	rm -rf $(DKMS_SRC)
+
+# The package version (dkms.conf's PACKAGE_VERSION)
+version:
+	@echo $(VERSION)
 
 kunit: modules
 	tests/kunit/run $(if $(filter debug,$(VARIANT)),--debug)
@@ -73,7 +199,7 @@ bench: modules
 sparse:
 	@mkdir -p $(MODDIR)
 	@$(SYNC) $(SRCS) $(MODDIR)/
-	$(MAKE) -C $(KDIR) M=$(MODDIR) C=2 modules
+	$(MAKE) -C $(KDIR) M=$(MODDIR) C=2 RMP_VERSION=$(VERSION) modules
 
 # engine/compat.h is exempt: its userspace half must spell stdint types;
 # so is rmp_trace.h from the layout checks, written in the TRACE_EVENT

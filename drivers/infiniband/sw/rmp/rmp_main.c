@@ -84,4 +84,5 @@ module_exit(rmp_exit);
 MODULE_AUTHOR("The rmp developers");
 MODULE_DESCRIPTION("Software RoCEv2 RDMA device with multipath and receiver credits");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(RMP_VERSION);
 MODULE_ALIAS_RDMA_LINK("rmp");
