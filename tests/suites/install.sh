@@ -12,9 +12,10 @@ repo=$(cd "$here/../.." && pwd)
 . "$here/../lib/tap.sh"
 cd "$repo" || exit
 
-tmp=$(mktemp -d /tmp/rmp-install.XXXXXX)
-chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+# Every staging, image and DKMS tree of this suite, removed on exit.
+scratch=$(mktemp -d /tmp/rmp-install.XXXXXX)
+chmod 755 "$scratch"
+trap 'rm -rf "$scratch"' EXIT
 
 kdir=$(tests/kernel/build normal) || exit 1
 krel=$(make -s -C "$kdir" kernelrelease)
@@ -63,7 +64,7 @@ check "version is dkms.conf's PACKAGE_VERSION ($version)" \
 	test -n "$version" -a "$(make -s version)" = "$version"
 
 # A package's staging tree, the test kernel, the default PREFIX.
-stage=$tmp/stage
+stage=$scratch/stage
 check "make install DESTDIR=<staging tree>" make -s install DESTDIR="$stage"
 check "every file in place with its mode, nothing else" \
 	same_list "$(expected /usr/local "$krel")" "$(files "$stage")"
@@ -79,11 +80,11 @@ check "uninstall leaves no file" same_list "" "$(files "$stage")"
 check "uninstall removes rmp's doc folder" test ! -e "$stage/usr/local/share/doc/rmp"
 
 check_fails "install without a built module refuses, installs nothing" \
-	'missing: run make' make -s install DESTDIR="$tmp/none" MODTAG=none
-check "... and creates no file" test ! -e "$tmp/none"
+	'missing: run make' make -s install DESTDIR="$scratch/none" MODTAG=none
+check "... and creates no file" test ! -e "$scratch/none"
 
 # An image's root with the test kernel's modules: depmod indexes ours.
-img=$tmp/img
+img=$scratch/img
 mkdir -p "$img/lib/modules"
 cp -a "$kdir/modroot/lib/modules/$krel" "$img/lib/modules/"
 rm -f "$img/lib/modules/$krel/build"
@@ -116,7 +117,7 @@ drel=${hdr#/usr/src/linux-headers-}
 check "KVER=$drel alone builds against /lib/modules/$drel/build" bash -c \
 	"make -n KVER='$drel' modules | grep -q -- '-C /lib/modules/$drel/build '"
 check "module builds against $drel" make -s KDIR="$hdr" modules
-user=$tmp/user
+user=$scratch/user
 mkdir "$user" && chown nobody: "$user"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 check "make install as nobody, PREFIX=/usr, KDIR=$hdr" \
@@ -151,9 +152,9 @@ excl=$(dkms_var BUILD_EXCLUSIVE_KERNEL)
 check "dkms.conf: 6.1 kernels only ($excl)" bash -c \
 	"[[ '$drel' =~ \$1 ]] && ! [[ 6.12.0-1-amd64 =~ \$1 ]]" _ "$excl"
 
-src=$tmp/dkms/usr/src/rmp-$version
+src=$scratch/dkms/usr/src/rmp-$version
 check "make dkms-install DESTDIR=<staging tree> copies the sources" \
-	make -s dkms-install DESTDIR="$tmp/dkms"
+	make -s dkms-install DESTDIR="$scratch/dkms"
 check "the copy holds the build's sources, no build output or tests" bash -c "
 	cd '$src' && [ -f dkms.conf -a -f Makefile -a -f Kbuild -a -d drivers -a -d include ] &&
 	[ ! -e build -a ! -e tests ] &&
@@ -169,14 +170,14 @@ rm -rf "$src/build"
 if ! command -v dkms >/dev/null; then
 	t_not_ok "dkms installed (tests/setup installs it)"
 else
-	dk=(dkms --dkmstree "$tmp/dkms/var/lib/dkms" --sourcetree "$tmp/dkms/usr/src")
-	mkdir -p "$tmp/dkms/var/lib/dkms"
+	dk=(dkms --dkmstree "$scratch/dkms/var/lib/dkms" --sourcetree "$scratch/dkms/usr/src")
+	mkdir -p "$scratch/dkms/var/lib/dkms"
 	check "dkms add" "${dk[@]}" add -m rmp -v "$version"
 	check "dkms build -k $drel" nice "${dk[@]}" build -m rmp -v "$version" -k "$drel"
 	check "dkms status: built for $drel" bash -c \
 		"\"\$@\" status -m rmp -v '$version' | grep -q '$drel.*: built'" _ "${dk[@]}"
 	check "dkms's module: rdma_rmp, version $version, vermagic $drel" module_is \
-		"$tmp/dkms/var/lib/dkms/rmp/$version/$drel/$(uname -m)/module/rdma_rmp.ko" "$drel"
+		"$scratch/dkms/var/lib/dkms/rmp/$version/$drel/$(uname -m)/module/rdma_rmp.ko" "$drel"
 fi
 
 t_done
