@@ -13,6 +13,7 @@
 #   make bench               perftest on rxe and rmp side by side, in a guest
 #   make sparse style kdoc   static checks
 #   make rmpctl (userspace)  rmpctl into build/rmpctl/
+#   make librmpdv            librmpdv, its example and test into build/librmpdv/
 #   make install [DESTDIR=] [PREFIX=/usr/local] [KVER=|KDIR=]
 #                            module, rmpctl, man page, uapi header, docs
 #   make uninstall           removes what install put (same variables)
@@ -52,7 +53,7 @@ SYNC := rsync -rt --delete \
 	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'
 
 .PHONY: all modules kunit unit fuzz test bench engine-bench demo sparse style kdoc clean \
-	rmpctl userspace install uninstall dkms-install dkms-remove version
+	rmpctl librmpdv userspace install uninstall dkms-install dkms-remove version
 
 all: modules
 
@@ -66,7 +67,10 @@ modules:
 rmpctl:
 	$(MAKE) -C userspace/rmpctl
 
-userspace: rmpctl
+librmpdv:
+	$(MAKE) -C userspace/librmpdv
+
+userspace: rmpctl librmpdv
 
 # Installation. The module goes where kbuild puts external modules
 # (/lib/modules/<release>/extra, under DESTDIR, whatever PREFIX is); the
