@@ -13,8 +13,10 @@
 #   make bench               perftest on rxe and rmp side by side, in a guest
 #   make sparse style kdoc   static checks
 #   make rmpctl (userspace)  rmpctl into build/rmpctl/
+#   make librmpdv            librmpdv, its example and test into build/librmpdv/
 #   make install [DESTDIR=] [PREFIX=/usr/local] [KVER=|KDIR=]
-#                            module, rmpctl, man page, uapi header, docs
+#                            module, rmpctl, librmpdv, man pages, headers,
+#                            pkg-config file, docs and example
 #   make uninstall           removes what install put (same variables)
 #   make dkms-install        sources into /usr/src/rmp-<version>, dkms install
 #   make dkms-remove         dkms remove, sources deleted
@@ -52,7 +54,7 @@ SYNC := rsync -rt --delete \
 	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'
 
 .PHONY: all modules kunit unit fuzz test bench engine-bench demo sparse style kdoc clean \
-	rmpctl userspace install uninstall dkms-install dkms-remove version
+	rmpctl librmpdv userspace install uninstall dkms-install dkms-remove version
 
 all: modules
 
@@ -66,7 +68,10 @@ modules:
 rmpctl:
 	$(MAKE) -C userspace/rmpctl
 
-userspace: rmpctl
+librmpdv:
+	$(MAKE) -C userspace/librmpdv
+
+userspace: rmpctl librmpdv
 
 # Installation. The module goes where kbuild puts external modules
 # (/lib/modules/<release>/extra, under DESTDIR, whatever PREFIX is); the
@@ -76,13 +81,14 @@ PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DOCDIR ?= $(PREFIX)/share/doc/rmp
 DEPMOD ?= $(firstword $(wildcard /sbin/depmod /usr/sbin/depmod) depmod)
 
 # What install puts where, one group per line: GROUP_files go into
-# GROUP_dir with mode GROUP_mode. A new piece (librmpdv: lib, pkgconfig,
-# man3) is a new group.
-INSTALL_GROUPS := module sbin man8 uapi doc
+# GROUP_dir with mode GROUP_mode. A new piece is a new group.
+INSTALL_GROUPS := module sbin man8 uapi doc lib header man3 example
 module_dir = /lib/modules/$(KVER)/extra
 module_mode := 0644
 module_files = $(MODDIR)/drivers/infiniband/sw/rmp/rdma_rmp.ko
@@ -94,12 +100,30 @@ man8_mode := 0644
 man8_files := userspace/rmpctl/rmpctl.8
 uapi_dir = $(INCLUDEDIR)/rdma
 uapi_mode := 0644
-uapi_files := include/uapi/rdma/rmp_netlink.h
+uapi_files := include/uapi/rdma/rmp_netlink.h include/uapi/rdma/rmp_user_ioctl.h
 doc_dir = $(DOCDIR)
 doc_mode := 0644
 doc_files := $(wildcard Documentation/rmp/*.rst) \
 	Documentation/netlink/specs/rmp.yaml \
 	Documentation/ABI/testing/sysfs-class-infiniband-rmp
+# librmpdv: the library, its header, its pages (rmpdv.3, and one per
+# function that sources it), the example's sources.
+lib_dir = $(LIBDIR)
+lib_mode := 0644
+lib_files := build/librmpdv/librmpdv.so.0 build/librmpdv/librmpdv.a
+header_dir = $(INCLUDEDIR)
+header_mode := 0644
+header_files := userspace/librmpdv/rmpdv.h
+man3_dir = $(MANDIR)/man3
+man3_mode := 0644
+man3_files := $(wildcard userspace/librmpdv/man/*.3)
+example_dir = $(DOCDIR)/examples
+example_mode := 0644
+example_files := $(wildcard userspace/librmpdv/examples/*.[ch])
+# Made by install, not copied: the development link and the .pc file,
+# which says where the library and its header went.
+extra_installed = $(DESTDIR)$(LIBDIR)/librmpdv.so \
+	$(DESTDIR)$(PKGCONFIGDIR)/librmpdv.pc
 
 # One command per line in a recipe: $(foreach ...,CMD$(\n))
 define \n
@@ -108,7 +132,8 @@ define \n
 endef
 
 installed = $(foreach g,$(INSTALL_GROUPS),\
-	$(addprefix $(DESTDIR)$($(g)_dir)/,$(notdir $($(g)_files))))
+	$(addprefix $(DESTDIR)$($(g)_dir)/,$(notdir $($(g)_files)))) \
+	$(extra_installed)
 
 define need-kver
 	@test -n "$(KVER)" || { echo "$@: no kernel release in $(KDIR)" >&2; exit 1; }
@@ -126,23 +151,36 @@ define depmod
 	fi
 endef
 
-# Installs what make and make rmpctl built, with the same KDIR/KVER/DEBUG;
-# builds nothing, so that sudo make install leaves no root-owned files in
-# build/ and a packager's install step only reads the tree.
+# ldconfig refreshes the cache of a host's libraries; a staging tree
+# (DESTDIR) leaves that to the package's scripts.
+define ldconfig
+	$(if $(DESTDIR),@echo "ldconfig skipped: DESTDIR set",-ldconfig)
+endef
+
+# Installs what make, make rmpctl and make librmpdv built, with the same
+# KDIR/KVER/DEBUG; builds nothing, so that sudo make install leaves no
+# root-owned files in build/ and a packager's install step only reads the
+# tree.
 install:
 	$(need-kver)
-	@for f in $(module_files) $(sbin_files); do test -e $$f || \
-		{ echo "install: $$f missing: run make and make rmpctl first" >&2; exit 1; }; done
+	@for f in $(module_files) $(sbin_files) $(lib_files); do test -e $$f || \
+		{ echo "install: $$f missing: run make, make rmpctl and make librmpdv first" >&2; exit 1; }; done
 	$(foreach g,$(INSTALL_GROUPS),\
 		install -D -m $($(g)_mode) -t $(DESTDIR)$($(g)_dir) $($(g)_files)$(\n))
+	ln -sf librmpdv.so.0 $(DESTDIR)$(LIBDIR)/librmpdv.so
+	$(MAKE) -s -C userspace/librmpdv pc PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) \
+		INCLUDEDIR=$(INCLUDEDIR) PCFILE=$(abspath $(DESTDIR)$(PKGCONFIGDIR))/librmpdv.pc
 	$(depmod)
+	$(ldconfig)
 
 # Removes exactly the files install put, and the folders only rmp uses.
 uninstall:
 	$(need-kver)
 	rm -f $(installed)
-	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	rmdir --ignore-fail-on-non-empty $(DESTDIR)$(DOCDIR)/examples \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null || true
 	$(depmod)
+	$(ldconfig)
 
 # DKMS: the sources DKMS builds from (dkms.conf's MAKE runs this Makefile
 # there), copied to /usr/src/rmp-<version>. Into a DESTDIR (a package) only

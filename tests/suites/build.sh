@@ -2,7 +2,8 @@
 # Host-side build checks: the module builds with W=1 and no warning against
 # the test kernels and against Debian's installed 6.1 headers; sparse,
 # checkpatch --strict and kernel-doc are clean on rmp's sources; rmpctl
-# builds without warnings; the netlink spec and the uapi header agree.
+# and librmpdv build without warnings; the netlink spec and the uapi
+# header agree.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -39,6 +40,8 @@ clean_build "sparse (C=2) is clean" sparse
 check "checkpatch --strict is clean" make -s style
 check "kernel-doc is clean" make -s kdoc
 check "rmpctl builds with -Wall -Wextra -Werror" make -s -B -C userspace/rmpctl
+check "librmpdv, its example and test build with -Wall -Wextra -Werror" \
+	make -s -B -C userspace/librmpdv
 check "netlink spec and uapi header agree" tests/tools/check-netlink-spec
 
 found=0

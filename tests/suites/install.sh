@@ -35,6 +35,18 @@ expected() {
 		echo "755 ${1#/}/sbin/rmpctl"
 		echo "644 ${1#/}/share/man/man8/rmpctl.8"
 		echo "644 ${1#/}/include/rdma/rmp_netlink.h"
+		echo "644 ${1#/}/include/rdma/rmp_user_ioctl.h"
+		echo "644 ${1#/}/include/rmpdv.h"
+		echo "644 ${1#/}/lib/librmpdv.so.0"
+		echo "777 ${1#/}/lib/librmpdv.so"
+		echo "644 ${1#/}/lib/librmpdv.a"
+		echo "644 ${1#/}/lib/pkgconfig/librmpdv.pc"
+		for f in $(git ls-files 'userspace/librmpdv/man/*.3'); do
+			echo "644 ${1#/}/share/man/man3/${f##*/}"
+		done
+		for f in $(git ls-files 'userspace/librmpdv/examples/*.[ch]'); do
+			echo "644 ${1#/}/share/doc/rmp/examples/${f##*/}"
+		done
 		for f in $(git ls-files 'Documentation/rmp/*.rst') \
 			Documentation/netlink/specs/rmp.yaml \
 			Documentation/ABI/testing/sysfs-class-infiniband-rmp; do
@@ -59,7 +71,8 @@ module_is() {
 	fi
 }
 
-check "module and rmpctl build" bash -c 'make -s modules && make -s rmpctl'
+check "module, rmpctl and librmpdv build" bash -c \
+	'make -s modules && make -s rmpctl && make -s librmpdv'
 check "version is dkms.conf's PACKAGE_VERSION ($version)" \
 	test -n "$version" -a "$(make -s version)" = "$version"
 
@@ -75,6 +88,24 @@ check "rmpctl, man page, uapi header are the built/source files" bash -c "
 	cmp build/rmpctl/rmpctl '$stage/usr/local/sbin/rmpctl' &&
 	cmp userspace/rmpctl/rmpctl.8 '$stage/usr/local/share/man/man8/rmpctl.8' &&
 	cmp include/uapi/rdma/rmp_netlink.h '$stage/usr/local/include/rdma/rmp_netlink.h'"
+check "librmpdv, its header and pages are the built/source files" bash -c "
+	cmp build/librmpdv/librmpdv.so.0 '$stage/usr/local/lib/librmpdv.so.0' &&
+	cmp build/librmpdv/librmpdv.a '$stage/usr/local/lib/librmpdv.a' &&
+	test \"\$(readlink '$stage/usr/local/lib/librmpdv.so')\" = librmpdv.so.0 &&
+	cmp userspace/librmpdv/rmpdv.h '$stage/usr/local/include/rmpdv.h' &&
+	cmp userspace/librmpdv/man/rmpdv.3 '$stage/usr/local/share/man/man3/rmpdv.3'"
+# The installed .pc file, header and library build the installed example.
+pc_env=(env PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig"
+	PKG_CONFIG_SYSROOT_DIR="$stage")
+check "librmpdv.pc: version $version, libdir /usr/local/lib" bash -c "
+	[ \"\$(\"\$@\" pkg-config --modversion librmpdv)\" = '$version' ] &&
+	[ \"\$(\"\$@\" pkg-config --variable=libdir librmpdv)\" = /usr/local/lib ]" \
+	_ env PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig"
+check "the installed example builds with pkg-config against the staged tree" \
+	bash -c "cd '$stage/usr/local/share/doc/rmp/examples' &&
+	cc -Wall -Wextra -Werror -o '$scratch/rmpdv_paths' rmpdv_paths.c loopback.c \
+		\$(\"\$@\" pkg-config --cflags --libs librmpdv) -libverbs" \
+	_ "${pc_env[@]}"
 check "make uninstall DESTDIR=<staging tree>" make -s uninstall DESTDIR="$stage"
 check "uninstall leaves no file" same_list "" "$(files "$stage")"
 check "uninstall removes rmp's doc folder" test ! -e "$stage/usr/local/share/doc/rmp"

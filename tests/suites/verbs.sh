@@ -8,6 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # Host programs some tests run (tests/run has built them already).
 make -s -C "$here/../unit" tools >/dev/null || exit 1
 make -s -C "$here/../../userspace/rmpctl" >/dev/null || exit 1
+make -s -C "$here/../../userspace/librmpdv" >/dev/null || exit 1
 # The debug kernel (KASAN, lockdep, kmemleak) takes fuzzed packets 40 times
 # slower (100000 in 2 minutes, against a million in 30 s): a tenth there.
 case $(uname -r) in

@@ -499,6 +499,32 @@ static int qp_show(struct rmpnl *nl, int argc, char **argv)
 	return 0;
 }
 
+static int qp_set(struct rmpnl *nl, int argc, char **argv)
+{
+	struct nlmsghdr *nlh;
+	char what[256];
+	uint32_t qpn;
+
+	if (argc != 4)
+		return -2;
+	if (parse_u32(argv[1], &qpn)) {
+		fprintf(stderr, "%s: '%s' is not a QP number\n", prog, argv[1]);
+		return -1;
+	}
+	nlh = rmpnl_request(nl, RMP_CMD_QP_SET, 0);
+	put_dev(nlh, argv[0]);
+	mnl_attr_put_u32(nlh, RMP_A_QPN, qpn);
+	mnl_attr_put_strz(nlh, RMP_A_KNOB_NAME, argv[2]);
+	mnl_attr_put_strz(nlh, RMP_A_KNOB_VALUE, argv[3]);
+	if (rmpnl_talk(nl, nlh, NULL, NULL) < 0) {
+		snprintf(what, sizeof(what), "cannot set %s of %s qp %s to '%s'",
+			 argv[2], argv[0], argv[1], argv[3]);
+		fail(nl, what);
+		return -1;
+	}
+	return 0;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -643,9 +669,10 @@ static void usage(FILE *f)
 		"usage: %s [-j|--json] dev show [DEV]\n"
 		"       %s dev set DEV KNOB VALUE\n"
 		"       %s [-j|--json] qp show [DEV [QPN]]\n"
+		"       %s qp set DEV QPN KNOB VALUE|default\n"
 		"       %s [-j|--json] monitor [DEV] [-i SECONDS] [-n COUNT]\n"
 		"       %s -h|--help | -V|--version\n"
-		"See rmpctl(8).\n", prog, prog, prog, prog, prog);
+		"See rmpctl(8).\n", prog, prog, prog, prog, prog, prog);
 }
 
 /* Take -j/--json from anywhere on the line; the rest stays in order. */
@@ -704,6 +731,9 @@ int main(int argc, char **argv)
 	else if (argc >= 2 && !strcmp(argv[0], "qp") &&
 		 !strcmp(argv[1], "show"))
 		err = qp_show(&nl, argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[0], "qp") &&
+		 !strcmp(argv[1], "set"))
+		err = qp_set(&nl, argc - 2, argv + 2);
 	else if (!strcmp(argv[0], "monitor"))
 		err = monitor(&nl, argc - 1, argv + 1);
 	rmpnl_close(&nl);

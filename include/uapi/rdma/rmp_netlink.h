@@ -27,7 +27,7 @@ enum {
 	RMP_A_IFINDEX,		/* u32: its ifindex */
 	RMP_A_KNOB,		/* nest, one per knob: RMP_KNOB_A_* */
 	RMP_A_COUNTER,		/* nest, one per counter: RMP_COUNTER_A_* */
-	RMP_A_KNOB_NAME,	/* string: the knob a DEV_SET sets */
+	RMP_A_KNOB_NAME,	/* string: the knob a DEV_SET or QP_SET sets */
 	RMP_A_KNOB_VALUE,	/* string: its value, as its sysfs file takes it */
 	RMP_A_QPN,		/* u32 */
 	RMP_A_QP_TYPE,		/* string: RC, UC, UD, GSI */
@@ -119,6 +119,13 @@ enum {
 	 * of the namespace, or of the one device the request names.
 	 */
 	RMP_CMD_QP_GET,
+	/*
+	 * Give the QP RMP_A_QPN of a device its own value of a knob
+	 * (RMP_A_KNOB_NAME: paths, spray, cc or rcc_unsched), or with
+	 * RMP_A_KNOB_VALUE "default" hand it back to the device's; needs
+	 * CAP_NET_ADMIN in the device's network namespace.
+	 */
+	RMP_CMD_QP_SET,
 
 	__RMP_CMD_MAX,
 	RMP_CMD_MAX = __RMP_CMD_MAX - 1

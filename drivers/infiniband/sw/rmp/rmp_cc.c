@@ -99,7 +99,7 @@ void rmp_cc_cnp(struct rmp_qp *qp)
 }
 
 /**
- * rmp_cc_start() - pace the requester as the device's ``cc`` knob says
+ * rmp_cc_start() - pace the requester as ``cc`` says (rmp_qp_knob())
  * @qp: the QP, its requester just started (rmp_req_init()); process
  *	context
  *
@@ -114,7 +114,7 @@ int rmp_cc_start(struct rmp_qp *qp)
 
 	/* With rcc, DCQCN until the peer agrees to receiver credit. */
 	if (!rmp_qp_connected(qp) ||
-	    rmp_knob_get(dev, RMP_KNOB_CC) == RMP_CC_NONE)
+	    rmp_qp_knob(qp, RMP_KNOB_CC) == RMP_CC_NONE)
 		return 0;
 	if (!qp->cc.dcqcn) {
 		qp->cc.dcqcn = kzalloc(sizeof(*qp->cc.dcqcn), GFP_KERNEL);

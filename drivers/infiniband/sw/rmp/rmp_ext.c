@@ -33,7 +33,8 @@
  * show qp -dd`` (``ext``) and the device counters ``ext_asked``,
  * ``ext_agreed`` and ``ext_standard``. The extensions defined so far
  * are multipath (%RMP_EXT_CAP_MULTIPATH) and receiver credit
- * (%RMP_EXT_CAP_CREDIT, offered while ``cc`` is ``rcc``): a QP whose peer
+ * (%RMP_EXT_CAP_CREDIT, offered by a QP whose ``cc``, its own or its
+ * device's, is ``rcc``): a QP whose peer
  * agreed to one switches its transport to it (rmp_qp_multipath(),
  * rmp_qp_credit()).
  */
@@ -104,11 +105,11 @@ static void rmp_ext_free(struct ib_mad_send_buf *msg)
 	ib_free_send_mad(msg);
 }
 
-/* The extensions this device speaks: RMP_EXT_CAP_* bits. */
-static u32 rmp_ext_caps(const struct rmp_dev *dev)
+/* The extensions a QP speaks: RMP_EXT_CAP_* bits. */
+static u32 rmp_ext_caps(const struct rmp_qp *qp)
 {
 	return RMP_EXT_CAP_MULTIPATH |
-	       (rmp_knob_get(dev, RMP_KNOB_CC) == RMP_CC_RCC ?
+	       (rmp_qp_knob(qp, RMP_KNOB_CC) == RMP_CC_RCC ?
 		RMP_EXT_CAP_CREDIT : 0);
 }
 
@@ -141,7 +142,7 @@ static bool rmp_ext_learn(struct rmp_qp *qp, enum rmp_ext_state state,
 	mutex_unlock(&qp->lock);
 	if (agreed) {
 		rmp_stats_inc(&dev->stats, RMP_CNT_EXT_AGREED);
-		caps &= rmp_ext_caps(dev);
+		caps &= rmp_ext_caps(qp);
 		if (caps & RMP_EXT_CAP_MULTIPATH)
 			rmp_qp_multipath(qp);
 		if (caps & RMP_EXT_CAP_CREDIT)
@@ -195,7 +196,7 @@ void rmp_ext_ask(struct rmp_qp *qp)
 	if (mode == RMP_EXT_ON) {
 		/* The peer is taken to speak everything this rmp does. */
 		rmp_qp_multipath(qp);
-		if (rmp_ext_caps(dev) & RMP_EXT_CAP_CREDIT)
+		if (rmp_ext_caps(qp) & RMP_EXT_CAP_CREDIT)
 			rmp_qp_credit(qp);
 		rmp_qp_ext_known(qp);
 		return;
@@ -222,7 +223,7 @@ void rmp_ext_ask(struct rmp_qp *qp)
 	q->version = RMP_EXT_MSG_VERSION;
 	q->asker_qpn = cpu_to_be32(qp->ibqp.qp_num);
 	q->peer_qpn = cpu_to_be32(peer);
-	q->caps = cpu_to_be32(rmp_ext_caps(dev));
+	q->caps = cpu_to_be32(rmp_ext_caps(qp));
 	msg->timeout_ms = RMP_EXT_TIMEOUT_MS;
 	msg->retries = RMP_EXT_RETRIES;
 	/* By number: a QP destroyed meanwhile need not wait for the answer. */
@@ -285,6 +286,7 @@ static void rmp_ext_answer(struct ib_mad_agent *agent,
 	struct rdma_ah_attr ah_attr;
 	u8 status = RMP_EXT_ST_NO_QP;
 	struct ib_mad_send_buf *msg;
+	u32 caps = 0;
 	struct rmp_ext_msg *a;
 	struct rmp_qp *qp;
 	struct ib_ah *ah;
@@ -295,9 +297,11 @@ static void rmp_ext_answer(struct ib_mad_agent *agent,
 		status = RMP_EXT_ST_REFUSED;
 	else if (qp && rmp_ext_pair(qp, asker, from))
 		status = RMP_EXT_ST_AGREED;
-	if (status == RMP_EXT_ST_AGREED)
+	if (status == RMP_EXT_ST_AGREED) {
 		rmp_ext_learn(qp, RMP_EXT_AGREED, true,
 			      be32_to_cpu(q->caps));
+		caps = be32_to_cpu(q->caps) & rmp_ext_caps(qp);
+	}
 	if (qp)
 		rmp_qp_put(qp);
 
@@ -322,8 +326,7 @@ static void rmp_ext_answer(struct ib_mad_agent *agent,
 	a->asker_qpn = q->asker_qpn;
 	a->peer_qpn = q->peer_qpn;
 	if (status == RMP_EXT_ST_AGREED)
-		a->caps = cpu_to_be32(be32_to_cpu(q->caps) &
-				      rmp_ext_caps(dev));
+		a->caps = cpu_to_be32(caps);
 	if (ib_post_send_mad(msg, NULL))
 		rmp_ext_free(msg);
 }

@@ -141,6 +141,18 @@ u32 rmp_knob_get(const struct rmp_dev *dev, enum rmp_knob_id id)
 }
 
 /**
+ * rmp_knob_in_range() - whether a knob takes a value
+ * @id: the knob
+ * @val: a number, or a word's index
+ *
+ * Return: true if @val is in the knob's range (one of its words).
+ */
+bool rmp_knob_in_range(enum rmp_knob_id id, u32 val)
+{
+	return val >= rmp_knobs[id].min && val <= rmp_knobs[id].max;
+}
+
+/**
  * rmp_knob_parse() - read a value for a knob
  * @id: the knob
  * @buf: one of its words, or a decimal number in its range optionally
@@ -175,7 +187,7 @@ int rmp_knob_parse(enum rmp_knob_id id, const char *buf, u32 *val)
 		return -EINVAL;
 	memcpy(num, buf, len);
 	num[len] = '\0';
-	if (kstrtou32(num, 10, val) || *val < k->min || *val > k->max)
+	if (kstrtou32(num, 10, val) || !rmp_knob_in_range(id, *val))
 		return -EINVAL;
 	return 0;
 }
@@ -211,7 +223,7 @@ int rmp_knob_format(enum rmp_knob_id id, u32 val, char *buf, size_t size)
  */
 int rmp_knob_set(struct rmp_dev *dev, enum rmp_knob_id id, u32 val)
 {
-	if (val < rmp_knobs[id].min || val > rmp_knobs[id].max)
+	if (!rmp_knob_in_range(id, val))
 		return -EINVAL;
 	WRITE_ONCE(dev->knobs[id], val);
 	return 0;

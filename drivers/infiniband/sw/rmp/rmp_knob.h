@@ -107,6 +107,7 @@ extern const struct rmp_knob rmp_knobs[RMP_KNOB_NR];
 
 void rmp_knob_defaults(struct rmp_dev *dev);
 u32 rmp_knob_get(const struct rmp_dev *dev, enum rmp_knob_id id);
+bool rmp_knob_in_range(enum rmp_knob_id id, u32 val);
 int rmp_knob_parse(enum rmp_knob_id id, const char *buf, u32 *val);
 int rmp_knob_format(enum rmp_knob_id id, u32 val, char *buf, size_t size);
 int rmp_knob_set(struct rmp_dev *dev, enum rmp_knob_id id, u32 val);

@@ -9,11 +9,13 @@
  * string, through the same parser as the knob's sysfs file, and on a bad
  * value answers with an extended ACK message naming the knob and what it
  * takes; QP_GET shows QPs with the figures ``rdma resource show qp -dd``
- * shows (rmp_qp_report()) and, for a spraying QP, each path.
+ * shows (rmp_qp_report()) and, for a spraying QP, each path; QP_SET
+ * gives a QP its own value of one of the knobs a QP can override
+ * (rmp_override_set()), parsed as DEV_SET parses it, or ``default``.
  *
  * The family is per network namespace: a request sees only the devices
- * whose netdev is in the namespace of its socket, and DEV_SET needs
- * CAP_NET_ADMIN over that namespace. Each request or each part of a dump
+ * whose netdev is in the namespace of its socket, and DEV_SET and QP_SET
+ * need CAP_NET_ADMIN over that namespace. Each request or each part of a dump
  * holds a reference to one device at a time (rmp_dev_get()), and one to
  * each QP while it reports it, so devices and QPs may go away at any
  * point between two parts of a dump: the dump then goes on from the next
@@ -25,6 +27,7 @@
 #include "rmp_dev.h"
 #include "rmp_knob.h"
 #include "rmp_netlink.h"
+#include "rmp_override.h"
 #include "rmp_qp.h"
 #include "rmp_stats.h"
 
@@ -32,6 +35,8 @@ static struct genl_family rmp_nl_family;
 
 /* What DEV_SET says of a bad value, per knob: its name and what it takes. */
 static char rmp_nl_knob_msgs[RMP_KNOB_NR][96];
+/* What QP_SET says, per option: the same, and "default". */
+static char rmp_nl_opt_msgs[RMP_IB_QP_OPT_NR][112];
 
 /* Room a DEV_GET reply needs, and one path in a QP_GET reply. */
 static size_t rmp_nl_dev_size;
@@ -66,6 +71,15 @@ static const struct nla_policy rmp_nl_dev_set_policy[RMP_A_MAX + 1] = {
 static const struct nla_policy rmp_nl_qp_get_policy[RMP_A_MAX + 1] = {
 	RMP_NL_DEV_POLICY,
 	[RMP_A_QPN] = NLA_POLICY_FULL_RANGE(NLA_U32, &rmp_nl_qpn_range),
+};
+
+static const struct nla_policy rmp_nl_qp_set_policy[RMP_A_MAX + 1] = {
+	RMP_NL_DEV_POLICY,
+	[RMP_A_QPN] = NLA_POLICY_FULL_RANGE(NLA_U32, &rmp_nl_qpn_range),
+	[RMP_A_KNOB_NAME] = { .type = NLA_NUL_STRING,
+			      .len = RMP_KNOB_NAME_MAX - 1 },
+	[RMP_A_KNOB_VALUE] = { .type = NLA_NUL_STRING,
+			       .len = RMP_KNOB_VALUE_MAX - 1 },
 };
 
 /* The device a request names, referenced; NULL if it names none. */
@@ -227,39 +241,118 @@ static int rmp_nl_dev_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-static int rmp_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+/*
+ * The device a setting request names, referenced, once the request is
+ * checked: it carries a knob and a value, and its sender may set.
+ */
+static struct rmp_dev *rmp_nl_dev_to_set(struct sk_buff *skb,
+					 struct genl_info *info)
 {
 	struct rmp_dev *dev;
-	int id, err;
-	u32 val;
 
 	if (GENL_REQ_ATTR_CHECK(info, RMP_A_KNOB_NAME) ||
 	    GENL_REQ_ATTR_CHECK(info, RMP_A_KNOB_VALUE))
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	dev = rmp_nl_dev(info);
 	if (IS_ERR(dev))
-		return PTR_ERR(dev);
+		return dev;
 	if (!netlink_ns_capable(skb, dev->net->user_ns, CAP_NET_ADMIN)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "setting a knob needs CAP_NET_ADMIN in the device's network namespace");
-		err = -EPERM;
-		goto out;
+		ib_device_put(&dev->ib_dev);
+		return ERR_PTR(-EPERM);
 	}
-	id = rmp_knob_lookup(nla_data(info->attrs[RMP_A_KNOB_NAME]));
+	return dev;
+}
+
+/* The knob a setting request names, or an error said why. */
+static int rmp_nl_knob(struct genl_info *info)
+{
+	int id = rmp_knob_lookup(nla_data(info->attrs[RMP_A_KNOB_NAME]));
+
 	if (id < 0) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RMP_A_KNOB_NAME],
 				    "no knob of that name");
-		err = -EINVAL;
+		return -EINVAL;
+	}
+	return id;
+}
+
+/* A bad value: the message says what the knob takes. */
+static void rmp_nl_bad_value(struct genl_info *info, const char *msg)
+{
+	/* NL_SET_ERR_MSG() takes literals; @msg lives as long. */
+	info->extack->_msg = msg;
+	NL_SET_BAD_ATTR(info->extack, info->attrs[RMP_A_KNOB_VALUE]);
+}
+
+static int rmp_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rmp_dev *dev = rmp_nl_dev_to_set(skb, info);
+	int id, err;
+	u32 val;
+
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	id = rmp_nl_knob(info);
+	if (id < 0) {
+		err = id;
 		goto out;
 	}
 	err = rmp_knob_parse(id, nla_data(info->attrs[RMP_A_KNOB_VALUE]),
 			     &val) ?: rmp_knob_set(dev, id, val);
-	if (err) {
-		/* NL_SET_ERR_MSG() takes literals; this one lives as long. */
-		info->extack->_msg = rmp_nl_knob_msgs[id];
-		NL_SET_BAD_ATTR(info->extack, info->attrs[RMP_A_KNOB_VALUE]);
-	}
+	if (err)
+		rmp_nl_bad_value(info, rmp_nl_knob_msgs[id]);
 out:
+	ib_device_put(&dev->ib_dev);
+	return err;
+}
+
+/* Set one override of @qp, or say why not. */
+static int rmp_nl_qp_set_opt(struct genl_info *info, struct rmp_qp *qp)
+{
+	int id, opt, err;
+	u32 val;
+
+	id = rmp_nl_knob(info);
+	if (id < 0)
+		return id;
+	opt = rmp_override_opt(id);
+	if (opt < 0) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RMP_A_KNOB_NAME],
+				    "a QP overrides only paths, spray, cc and rcc_unsched");
+		return -EINVAL;
+	}
+	err = rmp_override_parse(id, nla_data(info->attrs[RMP_A_KNOB_VALUE]),
+				 &val) ?: rmp_override_set(qp, opt, val);
+	if (err == -EINVAL)
+		rmp_nl_bad_value(info, rmp_nl_opt_msgs[opt]);
+	else if (err == -EOPNOTSUPP)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RMP_A_QPN],
+				    "only RC and UC QPs take overrides");
+	return err;
+}
+
+static int rmp_nl_qp_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct rmp_dev *dev;
+	struct rmp_qp *qp;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, RMP_A_QPN))
+		return -EINVAL;
+	dev = rmp_nl_dev_to_set(skb, info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	qp = rmp_qp_get(dev, nla_get_u32(info->attrs[RMP_A_QPN]));
+	if (qp) {
+		err = rmp_nl_qp_set_opt(info, qp);
+		rmp_qp_put(qp);
+	} else {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[RMP_A_QPN],
+				    "no QP of that number on the device");
+		err = -ENOENT;
+	}
 	ib_device_put(&dev->ib_dev);
 	return err;
 }
@@ -552,6 +645,13 @@ static const struct genl_ops rmp_nl_ops[] = {
 		.policy = rmp_nl_qp_get_policy,
 		.maxattr = RMP_A_MAX,
 	},
+	{
+		.cmd = RMP_CMD_QP_SET,
+		.doit = rmp_nl_qp_set_doit,
+		.policy = rmp_nl_qp_set_policy,
+		.maxattr = RMP_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
 };
 
 static struct genl_family rmp_nl_family __ro_after_init = {
@@ -613,6 +713,10 @@ int rmp_netlink_register(void)
 		rmp_knob_describe(i, rmp_nl_knob_msgs[i] + n,
 				  sizeof(rmp_nl_knob_msgs[i]) - n);
 	}
+	for (i = 0; i < RMP_IB_QP_OPT_NR; i++)
+		scnprintf(rmp_nl_opt_msgs[i], sizeof(rmp_nl_opt_msgs[i]),
+			  "%s, or default",
+			  rmp_nl_knob_msgs[rmp_override_knob(i)]);
 	rmp_nl_sizes();
 	return genl_register_family(&rmp_nl_family);
 }

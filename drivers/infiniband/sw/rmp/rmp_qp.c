@@ -130,7 +130,7 @@ void rmp_qp_schedule(struct rmp_qp *qp)
  *
  * The QP's work item switches its transport: the responder accepts
  * sprayed WRITEs out of order and acknowledges with SACKs; the requester,
- * if the device's ``paths`` knob asks for more than one, sprays.
+ * if ``paths`` (the QP's or its device's) asks for more than one, sprays.
  */
 void rmp_qp_multipath(struct rmp_qp *qp)
 {
@@ -713,6 +713,7 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 	qp->attr.cap = init->cap;
 	rmp_qp_reset_attr(qp);
+	rmp_override_init(&qp->over);
 
 	if (udata) {
 		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
@@ -922,7 +923,9 @@ static enum rmp_cc_mode rmp_qp_cc_mode(const struct rmp_qp *qp)
  * ring's indices, the requester's PSNs, WQE counts and retransmissions,
  * the responder's expected PSN, and for RC what the QP knows of its
  * peer's extensions, whether its responder takes sprayed WRITEs out of
- * order (``ooo``), if it sprays, its paths, the congestion control it
+ * order (``ooo``), for RC and UC the values it takes of the knobs it can
+ * override (rmp_override_report()), if it sprays, its paths, the
+ * congestion control it
  * runs, with receiver credit the limit it sends to and the one it
  * granted, and if it paces itself (cc=dcqcn), its rate and the cuts it
  * took. Taken between the transport's runs, so consistent. Both
@@ -963,6 +966,8 @@ int rmp_qp_report(struct rmp_qp *qp, struct rmp_qp_sink *s)
 	if (!err && qp->ibqp.qp_type == IB_QPT_RC)
 		err = s->word(s, "ext",
 			      rmp_ext_state_name(READ_ONCE(qp->ext)));
+	if (!err && rmp_qp_connected(qp))
+		err = rmp_override_report(qp, s);
 	if (!err && qp->requester.on && r->paths)
 		err = rmp_qp_report_paths(r->paths, s);
 	if (!err && qp->responder.on && qp->ibqp.qp_type == IB_QPT_RC)

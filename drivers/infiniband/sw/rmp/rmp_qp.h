@@ -18,6 +18,7 @@
 #include "rmp_ah.h"
 #include "rmp_cc.h"
 #include "rmp_net.h"
+#include "rmp_override.h"
 #include "rmp_queue.h"
 #include "rmp_rcc.h"
 #include "rmp_recv.h"
@@ -108,6 +109,7 @@ enum rmp_qp_runner {
  *	rmp_ext_state), under @lock
  * @ext_question: RC: its question to the peer while out, under the
  *	device's &rmp_dev.ext_lock
+ * @over: RC, UC: the QP's own values of device knobs (rmp_qp_knob())
  * @sq: send queue
  * @rq: receive queue, unused (no ring) when @srq is set
  * @srq: the SRQ the QP receives from, or NULL
@@ -151,6 +153,7 @@ struct rmp_qp {
 	struct rmp_av av;
 	u8 ext;
 	struct ib_mad_send_buf *ext_question;
+	struct rmp_override over;
 	struct rmp_wq sq;
 	struct rmp_wq rq;
 	struct rmp_srq *srq;

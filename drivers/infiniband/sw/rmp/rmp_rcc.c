@@ -181,12 +181,11 @@ void rmp_rcc_dev_exit(struct rmp_dev *dev)
 /* The requester sends new data on @qp's credit from now on. */
 static void rmp_rcc_tx_start(struct rmp_qp *qp, u64 ask_every_ns)
 {
-	struct rmp_dev *dev = rmp_qp_dev(qp);
 	struct rmp_requester *rq = &qp->requester;
 	struct rmp_rcc_qp *c = &qp->rcc;
 	u32 unsched;
 
-	unsched = DIV_ROUND_UP(rmp_knob_get(dev, RMP_KNOB_RCC_UNSCHED) * 1024,
+	unsched = DIV_ROUND_UP(rmp_qp_knob(qp, RMP_KNOB_RCC_UNSCHED) * 1024,
 			       rq->req.mtu);
 	rmp_credit_tx_init(&c->tx, unsched, ask_every_ns, rq->req.next_psn);
 	c->seen_stalls = 0;
@@ -213,7 +212,7 @@ static u64 rmp_rcc_ask_period(const struct rmp_qp *qp)
  */
 void rmp_rcc_asking(struct rmp_qp *qp)
 {
-	if (rmp_knob_get(rmp_qp_dev(qp), RMP_KNOB_CC) != RMP_CC_RCC ||
+	if (rmp_qp_knob(qp, RMP_KNOB_CC) != RMP_CC_RCC ||
 	    READ_ONCE(qp->ext) != RMP_EXT_ASKING ||
 	    test_bit(RMP_QP_EXT_KNOWN, &qp->flags) || qp->rcc.tx_on)
 		return;

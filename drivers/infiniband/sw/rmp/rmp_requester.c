@@ -163,22 +163,22 @@ void rmp_requester_free(struct rmp_qp *qp)
 }
 
 /**
- * rmp_requester_multipath() - spray from now on, if the device says so
+ * rmp_requester_multipath() - spray from now on, if ``paths`` says so
  * @qp: the RC QP, its requester started, its peer agreed to multipath;
  *	process context
  *
- * With the device's ``paths`` knob above 1, the WRITEs posted from now on
- * are sprayed over that many paths (see the engine's requester). Cheap
+ * With ``paths`` above 1 (the QP's or its device's, rmp_qp_knob()), the
+ * WRITEs posted from now on are sprayed over that many paths (see the
+ * engine's requester). Cheap
  * when there is nothing to do: a run calls it while the QP's
  * %RMP_QP_MULTIPATH flag is set.
  */
 void rmp_requester_multipath(struct rmp_qp *qp)
 {
 	struct rmp_requester *rq = &qp->requester;
-	struct rmp_dev *dev = rmp_qp_dev(qp);
 	struct rmp_paths_cfg cfg = {
-		.npaths = rmp_knob_get(dev, RMP_KNOB_PATHS),
-		.spray = rmp_knob_get(dev, RMP_KNOB_SPRAY),
+		.npaths = rmp_qp_knob(qp, RMP_KNOB_PATHS),
+		.spray = rmp_qp_knob(qp, RMP_KNOB_SPRAY),
 		.sport = rq->req.sport,
 		.seed = qp->ibqp.qp_num,
 		.dead_after_ns = RMP_REQUESTER_PATH_DEAD_NS,

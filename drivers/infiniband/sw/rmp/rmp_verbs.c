@@ -23,6 +23,7 @@
 #include "rmp_srq.h"
 #include "rmp_stats.h"
 #include "rmp_sysfs.h"
+#include "rmp_uverbs.h"
 #include "rmp_verbs.h"
 #include "rmp_wqe.h"
 
@@ -261,6 +262,9 @@ void rmp_verbs_init(struct rmp_dev *dev)
 	 */
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
 				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
+	/* librmpdv's methods (rmp_uverbs.c). */
+	if (IS_ENABLED(CONFIG_INFINIBAND_USER_ACCESS))
+		ibdev->driver_def = rmp_uverbs_defs;
 	ib_set_device_ops(ibdev, &rmp_dev_ops);
 }
 

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * librmpdv: rmp's driver-specific uverbs methods
+ * (include/uapi/rdma/rmp_user_ioctl.h), called with RDMA_VERBS_IOCTL on
+ * the verbs command file of a context, with public headers only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+#include <rdma/rmp_user_ioctl.h>
+
+#include "rmpdv.h"
+
+#define RMPDV_MAX_ATTRS 4
+
+_Static_assert((int)RMPDV_QP_OPT_PATHS == RMP_IB_QP_OPT_PATHS &&
+	       (int)RMPDV_QP_OPT_SPRAY == RMP_IB_QP_OPT_SPRAY &&
+	       (int)RMPDV_QP_OPT_CC == RMP_IB_QP_OPT_CC &&
+	       (int)RMPDV_QP_OPT_UNSCHED == RMP_IB_QP_OPT_RCC_UNSCHED,
+	       "options as the kernel numbers them");
+_Static_assert(RMPDV_VALUE_DEFAULT == RMP_IB_QP_OPT_DEFAULT,
+	       "the default value as the kernel spells it");
+
+/* A request: the header and its attributes, as the ioctl takes them. */
+struct rmpdv_req {
+	union {
+		struct ib_uverbs_ioctl_hdr hdr;
+		unsigned char room[sizeof(struct ib_uverbs_ioctl_hdr) +
+				   RMPDV_MAX_ATTRS *
+				   sizeof(struct ib_uverbs_attr)];
+	};
+	struct ib_uverbs_attr *attr;
+};
+
+static void req_init(struct rmpdv_req *r, uint16_t object, uint16_t method)
+{
+	memset(r, 0, sizeof(*r));
+	r->hdr.object_id = object;
+	r->hdr.method_id = method;
+	/* rmp devices take the Soft-RoCE driver id. */
+	r->hdr.driver_id = RDMA_DRIVER_RXE;
+	r->attr = (struct ib_uverbs_attr *)(r->room + sizeof(r->hdr));
+}
+
+static struct ib_uverbs_attr *req_attr(struct rmpdv_req *r, uint16_t id,
+				       uint16_t flags)
+{
+	struct ib_uverbs_attr *a = &r->attr[r->hdr.num_attrs++];
+
+	a->attr_id = id;
+	a->flags = flags;
+	return a;
+}
+
+/* An object handle. */
+static void req_handle(struct rmpdv_req *r, uint16_t id, uint32_t handle)
+{
+	req_attr(r, id, UVERBS_ATTR_F_MANDATORY)->data = handle;
+}
+
+/* A u32 in: up to 8 bytes travel in the attribute itself. */
+static void req_u32_in(struct rmpdv_req *r, uint16_t id, uint32_t val)
+{
+	struct ib_uverbs_attr *a = req_attr(r, id, UVERBS_ATTR_F_MANDATORY);
+
+	a->len = sizeof(val);
+	memcpy(&a->data, &val, sizeof(val));
+}
+
+static void req_out(struct rmpdv_req *r, uint16_t id, void *buf, size_t len,
+		    uint16_t flags)
+{
+	struct ib_uverbs_attr *a = req_attr(r, id, flags);
+
+	a->len = len;
+	a->data = (uintptr_t)buf;
+}
+
+/* Send @r on @ctx's command file. Return: 0 or an errno value. */
+static int req_send(struct ibv_context *ctx, struct rmpdv_req *r)
+{
+	r->hdr.length = sizeof(r->hdr) +
+			r->hdr.num_attrs * sizeof(struct ib_uverbs_attr);
+	if (ioctl(ctx->cmd_fd, RDMA_VERBS_IOCTL, &r->hdr))
+		return errno;
+	return 0;
+}
+
+bool rmpdv_is_rmp_device(struct ibv_context *ctx)
+{
+	struct rmpdv_req r;
+	uint32_t version = 0;
+	int err;
+
+	req_init(&r, UVERBS_OBJECT_DEVICE, RMP_IB_METHOD_DEV_QUERY);
+	req_out(&r, RMP_IB_ATTR_DEV_QUERY_VERSION, &version, sizeof(version),
+		UVERBS_ATTR_F_MANDATORY);
+	err = req_send(ctx, &r);
+	/* Only rmp has the method: rxe says EPROTONOSUPPORT, others EINVAL. */
+	return !err && version >= 1;
+}
+
+/*
+ * An error of a QP method: a device without the methods is EOPNOTSUPP
+ * (its kernel says EPROTONOSUPPORT, or EINVAL for another driver id).
+ */
+static int qp_error(struct ibv_qp *qp, int err)
+{
+	if (err == EPROTONOSUPPORT ||
+	    (err == EINVAL && !rmpdv_is_rmp_device(qp->context)))
+		err = EOPNOTSUPP;
+	errno = err;
+	return err;
+}
+
+int rmpdv_qp_set(struct ibv_qp *qp, enum rmpdv_qp_opt opt, uint32_t value)
+{
+	struct rmpdv_req r;
+
+	req_init(&r, UVERBS_OBJECT_QP, RMP_IB_METHOD_QP_SET_OPT);
+	req_handle(&r, RMP_IB_ATTR_QP_SET_OPT_HANDLE, qp->handle);
+	req_u32_in(&r, RMP_IB_ATTR_QP_SET_OPT_ID, opt);
+	req_u32_in(&r, RMP_IB_ATTR_QP_SET_OPT_VALUE, value);
+	return qp_error(qp, req_send(qp->context, &r));
+}
+
+int rmpdv_qp_get(struct ibv_qp *qp, enum rmpdv_qp_opt opt, uint32_t *value,
+		 bool *own)
+{
+	uint32_t val = 0, mine = 0;
+	struct rmpdv_req r;
+	int err;
+
+	req_init(&r, UVERBS_OBJECT_QP, RMP_IB_METHOD_QP_GET_OPT);
+	req_handle(&r, RMP_IB_ATTR_QP_GET_OPT_HANDLE, qp->handle);
+	req_u32_in(&r, RMP_IB_ATTR_QP_GET_OPT_ID, opt);
+	req_out(&r, RMP_IB_ATTR_QP_GET_OPT_VALUE, &val, sizeof(val),
+		UVERBS_ATTR_F_MANDATORY);
+	req_out(&r, RMP_IB_ATTR_QP_GET_OPT_OVERRIDDEN, &mine, sizeof(mine), 0);
+	err = req_send(qp->context, &r);
+	if (err)
+		return qp_error(qp, err);
+	*value = val;
+	if (own)
+		*own = mine;
+	return 0;
+}
+
+int rmpdv_qp_query_paths(struct ibv_qp *qp, struct rmpdv_path_stats *out,
+			 size_t max, size_t *n)
+{
+	struct rmp_ib_path_stats *k = NULL;
+	struct rmpdv_req r;
+	uint32_t num = 0;
+	size_t i;
+	int err;
+
+	if (max > 64)
+		max = 64;
+	if (max) {
+		k = calloc(max, sizeof(*k));
+		if (!k) {
+			errno = ENOMEM;
+			return ENOMEM;
+		}
+	}
+	req_init(&r, UVERBS_OBJECT_QP, RMP_IB_METHOD_QP_QUERY_PATHS);
+	req_handle(&r, RMP_IB_ATTR_QP_QUERY_PATHS_HANDLE, qp->handle);
+	if (max)
+		req_out(&r, RMP_IB_ATTR_QP_QUERY_PATHS_STATS, k,
+			max * sizeof(*k), UVERBS_ATTR_F_MANDATORY);
+	req_out(&r, RMP_IB_ATTR_QP_QUERY_PATHS_NUM, &num, sizeof(num),
+		UVERBS_ATTR_F_MANDATORY);
+	err = req_send(qp->context, &r);
+	if (err) {
+		free(k);
+		return qp_error(qp, err);
+	}
+	for (i = 0; i < max && i < num; i++) {
+		out[i] = (struct rmpdv_path_stats){
+			.sport = k[i].sport,
+			.live = k[i].live,
+			.inflight = k[i].inflight,
+			.srtt_ns = k[i].srtt_ns,
+			.ecn_share = k[i].ecn_share,
+			.sent = k[i].sent,
+			.delivered = k[i].delivered,
+			.lost = k[i].lost,
+			.ecn_marked = k[i].ecn_marked,
+			.deaths = k[i].deaths,
+			.revivals = k[i].revivals,
+			.replaced = k[i].replaced,
+		};
+	}
+	free(k);
+	*n = num;
+	return 0;
+}
