@@ -27,6 +27,7 @@
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
+#include <net/inet_ecn.h>
 
 #include "rmp_cq.h"
 #include "rmp_dev.h"
@@ -445,9 +446,9 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	const struct rmp_flow *fl = &qp->flow;
 	struct dst_cache *routes = &qp->routes;
 	u16 sport = pkt->sport;
-	u32 payload_crc = 0, *crc = &payload_crc;
+	u32 payload_crc = 0, *crc = &payload_crc, dscp;
 	struct rmp_hdr_fields f;
-	struct rmp_flow ud_fl;
+	struct rmp_flow own_fl;
 	struct sk_buff *skb;
 	void *payload;
 	u32 len = 0;
@@ -460,9 +461,18 @@ static void rmp_requester_send(struct rmp_qp *qp,
 		/* Looped back: no ICRC to take the payload's CRC for. */
 		if (qp->peer_local)
 			crc = NULL;
+		dscp = pkt->unsched ?
+		       rmp_knob_get(dev, RMP_KNOB_RCC_UNSCHED_DSCP) : 0;
+		if (dscp) {
+			/* A class of its own: keep the ECN bits only. */
+			own_fl = *fl;
+			own_fl.tclass = dscp << 2 | (fl->tclass & INET_ECN_MASK);
+			fl = &own_fl;
+			routes = NULL;
+		}
 	} else {
-		rmp_av_to_flow(&wqe->av, &ud_fl);
-		fl = &ud_fl;
+		rmp_av_to_flow(&wqe->av, &own_fl);
+		fl = &own_fl;
 		routes = NULL;
 		sport = rmp_req_udp_sport(wqe->av.flow_label, qp->ibqp.qp_num,
 					  wqe->wr.wr.ud.remote_qpn);
@@ -536,6 +546,20 @@ static void rmp_requester_complete(struct rmp_qp *qp)
 			rmp_cq_post(cq, &wc, false);
 		}
 	}
+}
+
+/*
+ * Complete what is finished; a WQE that failed moves the QP to ERR first:
+ * a process that polls it must find the QP there. Returns whether one did.
+ */
+static bool rmp_requester_finish(struct rmp_qp *qp)
+{
+	bool failed = qp->requester.req.state == RMP_REQ_ERROR;
+
+	if (failed)
+		rmp_qp_set_error(qp);
+	rmp_requester_complete(qp);
+	return failed;
 }
 
 /*
@@ -632,11 +656,7 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 		/* WQEs not yet taken come with a kick of their own. */
 		more = rmp_req_unsent(&rq->req);
 	}
-	/* A process that polls the failed WQE must find the QP in ERR. */
-	failed = rq->req.state == RMP_REQ_ERROR;
-	if (failed)
-		rmp_qp_set_error(qp);
-	rmp_requester_complete(qp);
+	failed = rmp_requester_finish(qp);
 	rmp_requester_count(qp);
 	return more && !failed;
 }
@@ -709,20 +729,28 @@ void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		rq->answered_at = ktime_get_ns();
 	if (f->bth.opcode == RMP_OP_EXT_SACK) {
 		rmp_requester_sack(qp, f, payload);
-		return;
+	} else {
+		rmp_req_ack(&rq->req, rq->answered_at, f, &rsp);
+		if (WARN_ON_ONCE(placed && rsp.action != RMP_REQ_RSP_READ))
+			return;
+		if (rsp.action == RMP_REQ_RSP_READ && !placed) {
+			err = rmp_requester_place(qp, &rsp, payload, NULL);
+		} else if (rsp.action == RMP_REQ_RSP_ATOMIC) {
+			orig = f->atmack.orig;
+			rsp.len = sizeof(orig);
+			err = rmp_requester_place(qp, &rsp, &orig, NULL);
+		}
+		if (err)
+			rmp_requester_fail(qp, rsp.slot, IB_WC_LOC_PROT_ERR);
 	}
-	rmp_req_ack(&rq->req, rq->answered_at, f, &rsp);
-	if (WARN_ON_ONCE(placed && rsp.action != RMP_REQ_RSP_READ))
-		return;
-	if (rsp.action == RMP_REQ_RSP_READ && !placed) {
-		err = rmp_requester_place(qp, &rsp, payload, NULL);
-	} else if (rsp.action == RMP_REQ_RSP_ATOMIC) {
-		orig = f->atmack.orig;
-		rsp.len = sizeof(orig);
-		err = rmp_requester_place(qp, &rsp, &orig, NULL);
-	}
-	if (err)
-		rmp_requester_fail(qp, rsp.slot, IB_WC_LOC_PROT_ERR);
+	/*
+	 * Completions go out as the response that finishes them arrives,
+	 * before a request arriving after it is handled: a send completes
+	 * before the reply to it is received, as with a NIC (perftest's -e
+	 * waits for one event, then polls one CQ, and loses count if a
+	 * receive's event comes first).
+	 */
+	rmp_requester_finish(qp);
 }
 
 /**
