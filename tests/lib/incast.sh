@@ -109,30 +109,37 @@ while True:
 }
 
 # incast_bottleneck MBIT MIN MAX LIMIT PROB: sw's port towards r1 (its
-# dev r1) held to MBIT Mbit/s by htb, behind it two strict-priority
+# dev r1) held to MBIT Mbit/s by htb, behind it three strict-priority
 # queues, as a datacenter switch has: packets with DSCP 46 or 48 (rmp's
 # grants, credit requests and CNPs, knobs grant_dscp and cnp_dscp) go
-# first, from a queue of their own; the rest wait in a RED queue of
-# LIMIT bytes. RED marks ECN-capable packets CE (drops others) once its
-# average backlog passes MIN bytes, with a probability rising to PROB at
-# MAX bytes, and every one beyond MAX; without harddrop an ECN-capable
-# packet is dropped only when LIMIT bytes are queued. Replaces what was
-# there, so the counters start from zero.
+# first, from a queue of their own; then those with DSCP 26 (knob
+# rcc_unsched_dscp: the unscheduled start of a burst, short messages);
+# the rest wait in a RED queue of LIMIT bytes. RED marks ECN-capable
+# packets CE (drops others) once its average backlog passes MIN bytes,
+# with a probability rising to PROB at MAX bytes, and every one beyond
+# MAX; without harddrop an ECN-capable packet is dropped only when LIMIT
+# bytes are queued. Replaces what was there, so the counters start from
+# zero. INCAST_HTB_ARGS: more of htb's class parameters (burst, cburst).
 incast_bottleneck() {
-	local dscp
+	local dscp band
 	tc -n sw qdisc del dev r1 root 2>/dev/null
+	# shellcheck disable=SC2086 # INCAST_HTB_ARGS is words
 	tc -n sw qdisc add dev r1 root handle 1: htb default 1 &&
 		tc -n sw class add dev r1 parent 1: classid 1:1 htb \
-			rate "${1}mbit" ceil "${1}mbit" quantum 1514 &&
-		tc -n sw qdisc add dev r1 parent 1:1 handle 2: prio bands 2 \
-			priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 &&
+			rate "${1}mbit" ceil "${1}mbit" quantum 1514 \
+			${INCAST_HTB_ARGS:-} &&
+		tc -n sw qdisc add dev r1 parent 1:1 handle 2: prio bands 3 \
+			priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 &&
 		tc -n sw qdisc add dev r1 parent 2:1 handle 20: pfifo limit 1000 &&
-		tc -n sw qdisc add dev r1 parent 2:2 handle 10: red \
+		tc -n sw qdisc add dev r1 parent 2:2 handle 30: pfifo limit 1000 &&
+		tc -n sw qdisc add dev r1 parent 2:3 handle 10: red \
 			limit "$4" min "$2" max "$3" avpkt 1100 \
 			bandwidth "${1}mbit" probability "$5" ecn || return 1
-	for dscp in 46 48; do
+	for dscp in 46:1 48:1 26:2; do
+		band=${dscp#*:}
+		dscp=${dscp%:*}
 		tc -n sw filter add dev r1 parent 2: protocol ip prio 1 u32 \
-			match ip dsfield $((dscp << 2)) 0xfc flowid 2:1 ||
+			match ip dsfield $((dscp << 2)) 0xfc flowid "2:$band" ||
 			return 1
 	done
 }
@@ -141,13 +148,19 @@ incast_bottleneck() {
 # JSON (bytes, packets, drops, overlimits, backlog, qlen, marked, early,
 # pdrop, other).
 incast_red_json() {
-	tc -n sw -s -j qdisc show dev r1 parent 2:2
+	tc -n sw -s -j qdisc show dev r1 parent 2:3
 }
 
 # incast_control_json: the bottleneck's queue of control packets, as
 # tc's JSON (bytes, packets, drops, backlog, qlen).
 incast_control_json() {
 	tc -n sw -s -j qdisc show dev r1 parent 2:1
+}
+
+# incast_unsched_json: the bottleneck's queue of unscheduled data, as
+# tc's JSON (bytes, packets, drops, backlog, qlen).
+incast_unsched_json() {
+	tc -n sw -s -j qdisc show dev r1 parent 2:2
 }
 
 # incast_red_stat JSON NAME: counter NAME of incast_red_json's output.

@@ -42,8 +42,12 @@ link_rate=${INCAST_LINK_RATE:-$mbit}
 # rcc_unsched: about a bandwidth-delay product of this port (20 Mbit/s
 # and the 2 to 3 ms a loaded guest takes for a round trip), not of the
 # 25 Gbit/s one the default is for: six senders' 64 KiB bursts at once
-# overflow the queue before the first grant.
-knobs=${INCAST_KNOBS-rcc_unsched=8}
+# overflow the queue before the first grant. rcc_window and
+# rcc_overcommit bound what credit can queue at the port: two senders
+# holding 8 KiB each.
+# rcc_unsched_dscp: the start of each burst, the probe's messages among
+# them, in the port's second queue (tests/lib/incast.sh).
+knobs=${INCAST_KNOBS-rcc_unsched=8 rcc_window=8 rcc_overcommit=2 rcc_unsched_dscp=26}
 # perftest's -D: it measures the middle seconds - 4 (2 s margins).
 seconds=${INCAST_SECONDS:-12}
 window=$((seconds - 4))
@@ -133,9 +137,9 @@ delta() {
 probe() {
 	run_pair "$4" "$work/probe.$1" r1 "tcp:$3" p1 \
 		-- ib_send_lat -d rmp_r1 -x "${gid[r1]}" -p "$3" -F -e -H -s 2 \
-		-u "$ack_timeout" -n "$2" \
+		-u "$ack_timeout" -n "$2" ${INCAST_PROBE_ARGS:-} \
 		-- ib_send_lat -d rmp_p1 -x "${gid[p1]}" -p "$3" -F -e -H -s 2 \
-		-u "$ack_timeout" -n "$2" 10.9.0.1
+		-u "$ack_timeout" -n "$2" ${INCAST_PROBE_ARGS:-} 10.9.0.1
 }
 
 # probe_loop NAME: probes of $probe_iters round trips, 30 s at most each,
@@ -328,28 +332,39 @@ all_results() {
 }
 
 # queue_figures FILE: peak and mean backlog of the RED queue over the
-# samples in FILE (incast_sample_queue's), packets and KiB.
+# samples in FILE (incast_sample_queue's), packets and KiB; and what the
+# port sent from it meanwhile, Mbit/s and a fraction of its rate, in all
+# and over the intervals that began with a backlog (the shaper's own
+# shortfall: with data waiting, a port sends at its rate).
 queue_figures() {
-	awk 'match($0, /"backlog":[0-9]+/) {
+	awk -v r="$mbit" 'match($0, /"backlog":[0-9]+/) {
 			bytes = substr($0, RSTART + 10, RLENGTH - 10) + 0
 			match($0, /"qlen":[0-9]+/)
 			pkts = substr($0, RSTART + 7, RLENGTH - 7) + 0
-			if (!n) t0 = $1
-			t1 = $1
+			match($0, /"bytes":[0-9]+/)
+			sent = substr($0, RSTART + 8, RLENGTH - 8) + 0
+			if (!n) { t0 = $1; s0 = sent }
+			else if (held) { bt += $1 - t1; bs += sent - s1 }
+			t1 = $1; s1 = sent; held = pkts > 1
 			n++; b += bytes; p += pkts
 			if (pkts > pp) pp = pkts
 			if (bytes > pb) pb = bytes }
 		END { if (!n) { print "no samples"; exit }
-			printf "peak %d packets (%.1f KiB), mean %.1f packets (%.1f KiB), %d samples in %.1f s",
-				pp, pb / 1024, p / n, b / n / 1024, n, t1 - t0 }' "$1"
+			printf "peak %d packets (%.1f KiB), mean %.1f packets (%.1f KiB), %d samples in %.1f s; ",
+				pp, pb / 1024, p / n, b / n / 1024, n, t1 - t0
+			m = t1 > t0 ? (s1 - s0) * 8 / (t1 - t0) / 1e6 : 0
+			bm = bt > 0 ? bs * 8 / bt / 1e6 : 0
+			printf "port sent %.2f Mbit/s (%.2f of its rate), %.2f (%.2f) in the %.1f s after a sample with a backlog",
+				m, m / r, bm, bm / r, bt }' "$1"
 }
 
 # report MODE: the figures of one mode's run, as TAP comments; needs the
 # counters before and after it.
 report() {
-	local mode=$1 red ctl flows n
+	local mode=$1 red ctl uns flows n
 	red=$(incast_red_json)
 	ctl=$(incast_control_json)
+	uns=$(incast_unsched_json)
 	flows=$(for n in $(seq 1 "$senders"); do echo "${MBPS[n]:-0}"; done)
 	awk -v m="$mode" -v r="$mbit" '{ x[NR] = $1; s += $1; q += $1 * $1 }
 		END { printf "%s: goodput %.2f Mbit/s, %.2f of the %d Mbit/s bottleneck\n",
@@ -368,6 +383,8 @@ report() {
 		"$(incast_red_stat "$red" overlimits)"
 	printf '# %s: control queue %s packets sent, dropped %s\n' "$mode" \
 		"$(incast_red_stat "$ctl" packets)" "$(incast_red_stat "$ctl" drops)"
+	printf '# %s: unscheduled queue %s packets sent, dropped %s\n' "$mode" \
+		"$(incast_red_stat "$uns" packets)" "$(incast_red_stat "$uns" drops)"
 	printf '# %s: the last flow started %s s after the first\n' "$mode" \
 		"${SKEW:-n/a}"
 	printf '# %s: queue %s\n' "$mode" "$(queue_figures "$work/$mode.queue")"

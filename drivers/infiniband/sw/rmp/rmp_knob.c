@@ -113,6 +113,8 @@ const struct rmp_knob rmp_knobs[RMP_KNOB_NR] = {
 	[RMP_KNOB_RCC_IDLE] =
 		RMP_KNOB_NUMBER("rcc_idle", "us", 100, 10000000, 10000),
 	[RMP_KNOB_GRANT_DSCP] = RMP_KNOB_NUMBER("grant_dscp", "", 0, 63, 46),
+	[RMP_KNOB_RCC_UNSCHED_DSCP] =
+		RMP_KNOB_NUMBER("rcc_unsched_dscp", "", 0, 63, 0),
 };
 
 /**

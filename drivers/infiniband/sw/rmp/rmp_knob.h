@@ -40,6 +40,8 @@ struct rmp_dev;
  * @RMP_KNOB_RCC_IDLE: ``rcc_idle``, us of silence that unschedule a sender
  * @RMP_KNOB_GRANT_DSCP: ``grant_dscp``, the DSCP grants, credit
  *	requests and extension questions and answers leave with
+ * @RMP_KNOB_RCC_UNSCHED_DSCP: ``rcc_unsched_dscp``, the DSCP a burst's
+ *	unscheduled packets leave with; 0 for the QP's own traffic class
  * @RMP_KNOB_NR: number of knobs
  */
 enum rmp_knob_id {
@@ -66,6 +68,7 @@ enum rmp_knob_id {
 	RMP_KNOB_RCC_ASK_PERIOD,
 	RMP_KNOB_RCC_IDLE,
 	RMP_KNOB_GRANT_DSCP,
+	RMP_KNOB_RCC_UNSCHED_DSCP,
 	RMP_KNOB_NR,
 };
 

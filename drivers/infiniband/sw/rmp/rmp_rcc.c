@@ -59,11 +59,12 @@ static void rmp_rcc_configure(struct rmp_dev *dev)
 	u32 mtu = ib_mtu_enum_to_int(rmp_dev_active_mtu(dev));
 	u32 pkt = rmp_rcc_pkt_bytes(mtu);
 	u64 rate = (u64)rmp_dev_link_mbps(dev) * 1000;
+	u32 window = max_t(u32, 1, rmp_knob_get(dev, RMP_KNOB_RCC_WINDOW) *
+			   1024 / pkt);
 	struct rmp_credit_rx_cfg cfg = {
 		.rate_kbps = rate,
 		.min_kbps = max_t(u64, rate >> 6, 1),
-		.window = max_t(u32, 1, rmp_knob_get(dev, RMP_KNOB_RCC_WINDOW) *
-				1024 / pkt),
+		.window = window,
 		.overcommit = rmp_knob_get(dev, RMP_KNOB_RCC_OVERCOMMIT),
 		.policy = rmp_knob_get(dev, RMP_KNOB_RCC_POLICY),
 		.idle_ns = (u64)rmp_knob_get(dev, RMP_KNOB_RCC_IDLE) *
@@ -72,7 +73,14 @@ static void rmp_rcc_configure(struct rmp_dev *dev)
 		/* As long as the downlink takes to carry those, at most. */
 		.ecn_period_ns = div64_u64((u64)RMP_RCC_ECN_EVERY * pkt * 8 *
 					   NSEC_PER_MSEC, rate),
-		.burst_bytes = 2 * pkt,
+		/*
+		 * A tick the host runs late owes the credit of the time it
+		 * lost, up to a window of it: the data the senders sent
+		 * meanwhile arrived, so what it grants at once refills a
+		 * pipe that drained. The queue it can build stays what the
+		 * windows allow: rcc_overcommit of them.
+		 */
+		.burst_bytes = window * pkt,
 	};
 
 	/* The knobs' ranges make every setting one the engine takes. */

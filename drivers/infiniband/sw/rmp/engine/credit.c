@@ -114,6 +114,8 @@ bool rmp_credit_tx_may_send(struct rmp_credit_tx *tx, u32 psn, u32 una,
 	u32 left;
 
 	tx->posted = rmp_psn_mask(want);
+	if (tx->in_burst && !rmp_psn_before(psn, tx->burst_end))
+		tx->in_burst = false;
 	if (rmp_psn_before(psn, tx->limit)) {
 		tx->held = false;
 		return true;
@@ -124,6 +126,8 @@ bool rmp_credit_tx_may_send(struct rmp_credit_tx *tx, u32 psn, u32 una,
 		left = rmp_psn_sub(want, psn);
 		tx->limit = rmp_psn_add(psn, left < tx->unsched ? left :
 						  tx->unsched);
+		tx->burst_end = tx->limit;
+		tx->in_burst = true;
 		return true;
 	}
 	if (!tx->held)
@@ -138,6 +142,23 @@ bool rmp_credit_tx_may_send(struct rmp_credit_tx *tx, u32 psn, u32 una,
 		tx->ask = true;
 	}
 	return false;
+}
+
+/**
+ * rmp_credit_tx_unscheduled() - whether a packet goes on no one's credit
+ * @tx: the sender
+ * @psn: a packet rmp_credit_tx_may_send() just let go, sent for the first
+ *	time
+ *
+ * Such packets, the start of a burst, may leave in a class of their own
+ * ahead of scheduled data, as Homa's unscheduled packets do: a short
+ * message then crosses a queue of scheduled data at once.
+ *
+ * Return: true if @psn is one of the last burst's unscheduled packets.
+ */
+bool rmp_credit_tx_unscheduled(const struct rmp_credit_tx *tx, u32 psn)
+{
+	return tx->in_burst && rmp_psn_before(psn, tx->burst_end);
 }
 
 /**

@@ -48,6 +48,8 @@ enum rmp_credit_policy {
  *	unscheduled budget of the current burst
  * @want: the PSN limit it asked for last
  * @posted: the PSN after what was posted when a packet last asked to go
+ * @burst_end: the PSN after the unscheduled packets of the last burst
+ * @in_burst: the packets up to @burst_end are not all sent yet
  * @heard_ns: when it last asked, or a grant last moved @limit
  * @gap_ns: the time between two grants that moved @limit, smoothed: the
  *	sender asks again only after four of them without a grant (or a
@@ -69,6 +71,8 @@ struct rmp_credit_tx {
 	u32 limit;
 	u32 want;
 	u32 posted;
+	u32 burst_end;
+	bool in_burst;
 	u64 heard_ns;
 	u64 gap_ns;
 	u8 backoff;
@@ -197,6 +201,7 @@ void rmp_credit_tx_init(struct rmp_credit_tx *tx, u32 unsched,
 			u64 ask_every_ns, u32 psn);
 bool rmp_credit_tx_may_send(struct rmp_credit_tx *tx, u32 psn, u32 una,
 			    u32 want, u64 now);
+bool rmp_credit_tx_unscheduled(const struct rmp_credit_tx *tx, u32 psn);
 void rmp_credit_tx_asked(struct rmp_credit_tx *tx, u64 now);
 int rmp_credit_tx_grant(struct rmp_credit_tx *tx, u32 limit, u32 asked,
 			u64 now);

@@ -1174,9 +1174,14 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 				    r->post_psn, now))
 		return -EAGAIN;
 	err = rmp_req_pick(r, now, pkt);
-	if (!err && r->pacer && pkt->kind != RMP_REQ_LOCAL)
+	if (err)
+		return err;
+	pkt->unsched = r->credit && !pkt->retry &&
+		       pkt->kind != RMP_REQ_LOCAL &&
+		       rmp_credit_tx_unscheduled(r->credit, pkt->psn);
+	if (r->pacer && pkt->kind != RMP_REQ_LOCAL)
 		rmp_dcqcn_sent(r->pacer, rmp_req_wire_bytes(pkt), now);
-	return err;
+	return 0;
 }
 
 /**

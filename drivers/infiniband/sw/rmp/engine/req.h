@@ -198,6 +198,8 @@ enum rmp_req_pos {
  * @ackreq: set the BTH AckReq bit
  * @retry: a retransmission (the PSN was transmitted before)
  * @sprayed: it went on a path of the multipath path set
+ * @unsched: new data sent on a burst's unscheduled budget, with no
+ *	grant (rmp_credit_tx_unscheduled())
  */
 struct rmp_req_pkt {
 	u32 slot;
@@ -210,6 +212,7 @@ struct rmp_req_pkt {
 	bool ackreq;
 	bool retry;
 	bool sprayed;
+	bool unsched;
 };
 
 /**

@@ -74,6 +74,43 @@ static void rmp_credit_tx__unscheduled_budget(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tx.limit, rmp_psn_add(psn, 6));
 }
 
+/* Whether the packet @at past @base counts as unscheduled. */
+static bool unsched(const struct rmp_credit_tx *tx, u32 base, u32 at)
+{
+	return rmp_credit_tx_unscheduled(tx, rmp_psn_add(base, at));
+}
+
+static void rmp_credit_tx__tells_unscheduled(struct kunit *test)
+{
+	struct rmp_credit_tx tx;
+	u32 psn = 0xfffffd, i;
+
+	rmp_credit_tx_init(&tx, 3, 100 * US, psn);
+	KUNIT_EXPECT_FALSE(test, unsched(&tx, psn, 0));
+	/* A burst's budget, across the PSN wrap: unscheduled. */
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_TRUE(test, may(&tx, psn, i, 0, 10, 0));
+		KUNIT_EXPECT_TRUE(test, unsched(&tx, psn, i));
+	}
+	/* Granted packets are scheduled, the budget's too once past it. */
+	KUNIT_EXPECT_EQ(test, rmp_credit_tx_grant(&tx, rmp_psn_add(psn, 10),
+						  rmp_psn_add(psn, 10), 0), 0);
+	for (i = 3; i < 10; i++) {
+		KUNIT_EXPECT_TRUE(test, may(&tx, psn, i, 0, 10, 0));
+		KUNIT_EXPECT_FALSE(test, unsched(&tx, psn, i));
+	}
+	KUNIT_EXPECT_FALSE(test, unsched(&tx, psn, 1));
+	/* Dry, everything acknowledged: the next burst's budget again. */
+	KUNIT_EXPECT_TRUE(test, may(&tx, psn, 10, 10, 12, 0));
+	KUNIT_EXPECT_TRUE(test, unsched(&tx, psn, 10));
+	KUNIT_EXPECT_TRUE(test, may(&tx, psn, 11, 10, 12, 0));
+	KUNIT_EXPECT_TRUE(test, unsched(&tx, psn, 11));
+	/* Past its budget, held: the burst is over... */
+	KUNIT_EXPECT_FALSE(test, may(&tx, psn, 12, 10, 13, 0));
+	/* ... and its PSNs, met again after the wrap, are not unscheduled. */
+	KUNIT_EXPECT_FALSE(test, unsched(&tx, psn, 11));
+}
+
 /* Held at @at past 0 at @now: whether a request is owed, then sent. */
 static bool asks(struct kunit *test, struct rmp_credit_tx *tx, u32 at,
 		 u32 want, u64 now)
@@ -795,6 +832,7 @@ static void rmp_credit__more_senders_than_slots(struct kunit *test)
 
 static struct kunit_case rmp_credit_cases[] = {
 	KUNIT_CASE(rmp_credit_tx__unscheduled_budget),
+	KUNIT_CASE(rmp_credit_tx__tells_unscheduled),
 	KUNIT_CASE(rmp_credit_tx__asks_sparingly),
 	KUNIT_CASE(rmp_credit_tx_grant__absolute_limits),
 	KUNIT_CASE_PARAM(rmp_credit_rx_init__validates, init_gen_params),
