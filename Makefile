@@ -53,8 +53,9 @@ SYNC := rsync -rt --delete \
 	--filter='P .*.cmd' --filter='P *.a' --filter='P modules.order' \
 	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'
 
-.PHONY: all modules kunit unit fuzz test bench engine-bench demo sparse style kdoc clean \
-	rmpctl librmpdv userspace install uninstall dkms-install dkms-remove version
+.PHONY: all modules kunit unit fuzz test bench engine-bench demo sparse style kdoc \
+	kdoc-format clean rmpctl librmpdv userspace install uninstall dkms-install \
+	dkms-remove version
 
 all: modules
 
@@ -251,9 +252,14 @@ style:
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE \
 		-f drivers/infiniband/sw/rmp/rmp_trace.h
 
-kdoc:
+# kernel-doc: the comments there are well formed (kdoc-format), and every
+# non-static function has one (tests/tools/check-kdoc-missing).
+kdoc: kdoc-format
+	tests/tools/check-kdoc-missing
+
+kdoc-format:
 	$(KSRC)/scripts/kernel-doc -none -Werror \
-		$$(git ls-files 'drivers/*.c' 'drivers/*.h')
+		$$(git ls-files 'drivers/*.[ch]' 'userspace/*.[ch]')
 
 clean:
 	rm -rf build

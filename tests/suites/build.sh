@@ -1,9 +1,9 @@
 #!/bin/bash
 # Host-side build checks: the module builds with W=1 and no warning against
 # the test kernels and against Debian's installed 6.1 headers; sparse,
-# checkpatch --strict and kernel-doc are clean on rmp's sources; rmpctl
-# and librmpdv build without warnings; the netlink spec and the uapi
-# header agree.
+# checkpatch --strict and kernel-doc are clean on rmp's sources, and every
+# non-static function has its kernel-doc; rmpctl and librmpdv build
+# without warnings; the netlink spec and the uapi header agree.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -38,7 +38,8 @@ check "module declares the rmp link type alias" bash -c \
 clean_build "W=1 build against the debug test kernel" DEBUG=1 modules
 clean_build "sparse (C=2) is clean" sparse
 check "checkpatch --strict is clean" make -s style
-check "kernel-doc is clean" make -s kdoc
+check "kernel-doc comments are well formed" make -s kdoc-format
+check "every non-static function has kernel-doc" tests/tools/check-kdoc-missing
 check "rmpctl builds with -Wall -Wextra -Werror" make -s -B -C userspace/rmpctl
 check "librmpdv, its example and test build with -Wall -Wextra -Werror" \
 	make -s -B -C userspace/librmpdv

@@ -90,6 +90,16 @@ static int req_send(struct ibv_context *ctx, struct rmpdv_req *r)
 	return 0;
 }
 
+/**
+ * rmpdv_is_rmp_device() - whether a context's device is an rmp device
+ * @ctx: an open device context
+ *
+ * Calls rmp's device method on the context's command file: only rmp has
+ * it (rxe answers EPROTONOSUPPORT, another driver EINVAL). errno may be
+ * changed either way.
+ *
+ * Return: true if the method answered a version of 1 or more, else false.
+ */
 bool rmpdv_is_rmp_device(struct ibv_context *ctx)
 {
 	struct rmpdv_req r;
@@ -117,6 +127,19 @@ static int qp_error(struct ibv_qp *qp, int err)
 	return err;
 }
 
+/**
+ * rmpdv_qp_set() - give a QP its own value of an option
+ * @qp: an RC or UC QP of this process
+ * @opt: which option
+ * @value: the value, as the device knob of the same name takes it, or
+ *	%RMPDV_VALUE_DEFAULT to follow the device's knob again
+ *
+ * Return: 0, or an errno value, stored in errno too: EINVAL for an
+ * unknown @opt or a value it does not take (the QP's value is then
+ * unchanged), EOPNOTSUPP if the device is not an rmp device or @qp is
+ * neither RC nor UC, ENOENT if the kernel knows no such QP of this
+ * process, or what else the kernel answered.
+ */
 int rmpdv_qp_set(struct ibv_qp *qp, enum rmpdv_qp_opt opt, uint32_t value)
 {
 	struct rmpdv_req r;
@@ -128,6 +151,17 @@ int rmpdv_qp_set(struct ibv_qp *qp, enum rmpdv_qp_opt opt, uint32_t value)
 	return qp_error(qp, req_send(qp->context, &r));
 }
 
+/**
+ * rmpdv_qp_get() - the value an option has for a QP
+ * @qp: an RC or UC QP of this process
+ * @opt: which option
+ * @value: set to the QP's own value, or else its device knob's current one
+ * @own: if not NULL, set to whether @value is the QP's own
+ *
+ * @value and @own are written only on success.
+ *
+ * Return: 0, or an errno value, stored in errno too, as for rmpdv_qp_set().
+ */
 int rmpdv_qp_get(struct ibv_qp *qp, enum rmpdv_qp_opt opt, uint32_t *value,
 		 bool *own)
 {
@@ -150,6 +184,22 @@ int rmpdv_qp_get(struct ibv_qp *qp, enum rmpdv_qp_opt opt, uint32_t *value,
 	return 0;
 }
 
+/**
+ * rmpdv_qp_query_paths() - the paths of a spraying QP and their counters
+ * @qp: a QP of this process
+ * @out: room for @max paths
+ * @max: how many paths to store; 0 to learn only their number, and more
+ *	than 64 (the most a QP has) counts as 64
+ * @n: set to the number of paths the QP has, 0 if it does not spray; the
+ *	first min(@max, @n) entries of @out are filled in
+ *
+ * @out and @n are written only on success.
+ *
+ * Return: 0, or an errno value, stored in errno too: ENOMEM if the
+ * kernel's answer cannot be allocated room for, EOPNOTSUPP if the device
+ * is not an rmp device, ENOENT if the kernel knows no such QP of this
+ * process, or what else the kernel answered.
+ */
 int rmpdv_qp_query_paths(struct ibv_qp *qp, struct rmpdv_path_stats *out,
 			 size_t max, size_t *n)
 {

@@ -15,7 +15,13 @@
 #define LB_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 		   IBV_ACCESS_REMOTE_READ)
 
-/* Open the device called @name; NULL (errno set) if there is none. */
+/**
+ * lb_open() - open a device by name
+ * @name: the device's name, as ibv_devices lists it
+ *
+ * Return: its context, or NULL with errno set (ENODEV: no device of that
+ * name).
+ */
 struct ibv_context *lb_open(const char *name)
 {
 	struct ibv_device **list = ibv_get_device_list(NULL);
@@ -78,9 +84,15 @@ static int lb_end_create(struct lb *lb, struct lb_end *end,
 	return end->qp ? 0 : -1;
 }
 
-/*
- * A PD and two QPs of @type with a CQ each, in RESET, on @ctx. Return: 0,
- * or -1 with errno set (lb_destroy() frees what was made).
+/**
+ * lb_create() - a PD and two QPs, each with its own CQ
+ * @lb: filled in
+ * @ctx: the device, from lb_open(); @lb does not own it
+ * @type: the QPs' type
+ *
+ * The QPs are left in RESET, with room for 64 WRs each way.
+ *
+ * Return: 0, or -1 with errno set; lb_destroy() then frees what was made.
  */
 int lb_create(struct lb *lb, struct ibv_context *ctx, enum ibv_qp_type type)
 {
@@ -134,9 +146,15 @@ static int lb_to_rts(struct lb *lb, struct ibv_qp *qp, uint32_t peer,
 			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
 }
 
-/*
- * Connect the two RC QPs to each other over the port's IPv4 RoCEv2 GID.
- * Return: 0, or -1 with errno set (EADDRNOTAVAIL: no such GID).
+/**
+ * lb_connect() - connect the two RC QPs to each other
+ * @lb: from lb_create()
+ *
+ * Both go to RTS over the first RoCEv2 GID of an IPv4 address on port 1,
+ * allowing local and remote writes and remote reads.
+ *
+ * Return: 0, or -1 with errno set (EADDRNOTAVAIL: the port has no such
+ * GID).
  */
 int lb_connect(struct lb *lb)
 {
@@ -151,9 +169,16 @@ int lb_connect(struct lb *lb)
 	return 0;
 }
 
-/*
- * RDMA WRITE @size bytes from a to b, wait for its completion and check
- * the data. Return: 0, or -1 with a message printed.
+/**
+ * lb_write() - one RDMA WRITE from the first QP to the second, checked
+ * @lb: connected by lb_connect()
+ * @size: bytes to write
+ *
+ * Registers a pattern and a zeroed buffer, writes the one into the other,
+ * polls for the completion for up to 60 seconds and compares the bytes.
+ *
+ * Return: 0, or -1: memory short, or with a message on stderr for what
+ * failed.
  */
 int lb_write(struct lb *lb, size_t size)
 {
@@ -217,7 +242,10 @@ static void lb_end_destroy(struct lb_end *end)
 		ibv_destroy_cq(end->cq);
 }
 
-/* Free what lb_create() made; the context stays open. */
+/**
+ * lb_destroy() - free what lb_create() made, all or part of it
+ * @lb: the pair; its context stays open
+ */
 void lb_destroy(struct lb *lb)
 {
 	lb_end_destroy(&lb->a);

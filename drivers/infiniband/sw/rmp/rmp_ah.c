@@ -160,6 +160,19 @@ static void rmp_ah_remove(struct rmp_dev *dev, struct rmp_ah *ah)
 	xa_unlock_irqrestore(&dev->ahs, flags);
 }
 
+/**
+ * rmp_create_ah() - ib_device_ops.create_ah: an AH and its number
+ * @ibah: allocated by ib_core
+ * @init: the attributes; without %RDMA_CREATE_AH_SLEEPABLE in its flags the
+ *	caller may be in atomic context, and nothing here sleeps
+ * @udata: a user process's request, whose response carries the AH's
+ *	number; NULL for a kernel AH
+ *
+ * Return: 0; -EINVAL for a user response too short or a request with
+ * nonzero input, or for attributes rmp_av_from_attr() refuses; -ENOMEM when
+ * the device's AH table is full or memory is short; -EFAULT if the number
+ * cannot be copied out (the AH is then unnumbered again).
+ */
 int rmp_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		  struct ib_udata *udata)
 {
@@ -193,6 +206,14 @@ int rmp_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 	return 0;
 }
 
+/**
+ * rmp_query_ah() - ib_device_ops.query_ah: the attributes an AH was made with
+ * @ibah: the AH
+ * @attr: result; its source GID attribute is left NULL, as rmp keeps no
+ *	reference to it
+ *
+ * Return: 0.
+ */
 int rmp_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 {
 	struct rmp_ah *ah = to_rmp_ah(ibah);
@@ -202,6 +223,16 @@ int rmp_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr)
 	return 0;
 }
 
+/**
+ * rmp_destroy_ah() - ib_device_ops.destroy_ah: give up an AH's number
+ * @ibah: the AH; ib_core frees it
+ * @flags: RDMA_DESTROY_AH_*, unused: nothing here sleeps, so any context
+ *	will do
+ *
+ * A UD WQE that names the number afterwards fails its lookup.
+ *
+ * Return: 0.
+ */
 int rmp_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	rmp_ah_remove(to_rmp_dev(ibah->device), to_rmp_ah(ibah));

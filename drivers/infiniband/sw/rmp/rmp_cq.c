@@ -158,6 +158,21 @@ static int rmp_cq_check_size(int cqe)
 	return cqe < 1 || cqe >= RMP_MAX_CQE ? -EINVAL : 0;
 }
 
+/**
+ * rmp_create_cq() - ib_device_ops.create_cq: a CQ and its ring
+ * @ibcq: allocated by ib_core; its cqe is set to the entries the ring holds,
+ *	which may be more than asked for
+ * @attr: entries (1 to %RMP_MAX_CQE - 1), completion vector, no flags
+ * @udata: for a user CQ, whose response carries the ring's mmap offset and
+ *	size; NULL for a kernel CQ
+ *
+ * Sleeps.
+ *
+ * Return: 0; -EOPNOTSUPP for creation flags; -EINVAL for a bad size or
+ * vector or a user response too short; -ENOMEM when the device has
+ * %RMP_MAX_CQ CQs or memory is short; -EFAULT if the response cannot be
+ * copied out.
+ */
 int rmp_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata)
 {
@@ -200,6 +215,15 @@ err_count:
 	return err;
 }
 
+/**
+ * rmp_destroy_cq() - ib_device_ops.destroy_cq
+ * @ibcq: the CQ; ib_core has made sure no QP uses it, and frees it
+ * @udata: unused
+ *
+ * The ring is freed now, or when the process unmaps it for a user CQ.
+ *
+ * Return: 0.
+ */
 int rmp_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct rmp_cq *cq = to_rmp_cq(ibcq);
@@ -210,6 +234,21 @@ int rmp_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	return 0;
 }
 
+/**
+ * rmp_resize_cq() - ib_device_ops.resize_cq: move a CQ into a new ring
+ * @ibcq: the CQ
+ * @cqe: entries wanted, 1 to %RMP_MAX_CQE - 1; @ibcq->cqe becomes what the
+ *	new ring holds
+ * @udata: for a user CQ, whose response carries the new ring's mmap offset
+ *	and size; NULL for a kernel CQ
+ *
+ * The new ring is allocated first, so the CQ's lock is held only while the
+ * waiting completions are copied across, in order. Sleeps.
+ *
+ * Return: 0; -EINVAL for a bad @cqe, a user response too short, or more
+ * completions waiting than the new ring holds (the CQ is then unchanged);
+ * -ENOMEM; -EFAULT if the response cannot be copied out.
+ */
 int rmp_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 {
 	struct rmp_cq *cq = to_rmp_cq(ibcq);
@@ -241,6 +280,16 @@ out:
 	return err;
 }
 
+/**
+ * rmp_poll_cq() - ib_device_ops.poll_cq: take completions off a kernel CQ
+ * @ibcq: a kernel CQ (a process polls its own ring)
+ * @num_entries: room in @wc
+ * @wc: where the completions go, oldest first
+ *
+ * Callable from any context.
+ *
+ * Return: the number of completions taken, 0 if the CQ was empty.
+ */
 int rmp_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 {
 	struct rmp_cq *cq = to_rmp_cq(ibcq);
@@ -257,6 +306,19 @@ int rmp_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	return n;
 }
 
+/**
+ * rmp_req_notify_cq() - ib_device_ops.req_notify_cq: arm a CQ's handler
+ * @ibcq: the CQ
+ * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, maybe with
+ *	IB_CQ_REPORT_MISSED_EVENTS
+ *
+ * The next completion that matches calls the CQ's completion handler once.
+ * An armed IB_CQ_NEXT_COMP stays so if IB_CQ_SOLICITED is asked for.
+ * Callable from any context.
+ *
+ * Return: 1 if IB_CQ_REPORT_MISSED_EVENTS was given and completions are
+ * already waiting, else 0.
+ */
 int rmp_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 {
 	struct rmp_cq *cq = to_rmp_cq(ibcq);

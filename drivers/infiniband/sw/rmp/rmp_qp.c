@@ -662,6 +662,26 @@ static int rmp_qp_insert(struct rmp_dev *dev, struct rmp_qp *qp)
 	return err < 0 ? err : 0;
 }
 
+/**
+ * rmp_create_qp() - ib_device_ops.create_qp: a QP in the RESET state
+ * @ibqp: allocated by ib_core; given its number here: 1 for the GSI QP,
+ *	else the next free one from %RMP_MIN_QPN up
+ * @init: RC, UC, UD, or GSI (a kernel one, on port 1), with capacities
+ *	within %RMP_MAX_QP_WR, %RMP_MAX_SGE and %RMP_MAX_INLINE; its @cap is
+ *	updated to what the rings hold, which may be more
+ * @udata: for a user QP, whose response carries the rings' mmap offsets
+ *	and sizes; NULL for a kernel QP
+ *
+ * The QP goes into the device's table last, once it is complete: the
+ * receive path can find it from then on. Sleeps.
+ *
+ * Return: 0; -EOPNOTSUPP for another QP type, creation flags or an
+ * indirection table; -EINVAL for a missing CQ, a bad signalling type,
+ * capacities too large, a GSI QP from a process, on another port or a
+ * second one, or a user request with nonzero input or a response too
+ * short; -ENOMEM when the device has %RMP_MAX_QP QPs, no QP number is free
+ * or memory is short; -EFAULT if the response cannot be copied out.
+ */
 int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
 {
@@ -826,6 +846,27 @@ static void rmp_qp_apply_attr(struct rmp_qp *qp, const struct ib_qp_attr *attr,
 		a->en_sqd_async_notify = attr->en_sqd_async_notify;
 }
 
+/**
+ * rmp_modify_qp() - ib_device_ops.modify_qp: change a QP's state and attributes
+ * @ibqp: the QP
+ * @attr: the new values
+ * @mask: IB_QP_* bits naming the values of @attr to take
+ * @udata: a user's request, with no input; NULL from the kernel
+ *
+ * Under the QP's mutex, the change is checked against ib_core's table of
+ * transitions and rmp's limits, then applied under its state lock; if the
+ * transport moved the QP to ERR in between, it is checked again against
+ * that state. Moving to RESET forgets every attribute but the capacities
+ * and returns only once the transport has emptied the rings; moving to SQD
+ * starts draining the send queue. An RC QP that goes from RTR to RTS asks
+ * its peer about the extensions (rmp_ext_ask()). Process context; sleeps.
+ *
+ * Return: 0; -EOPNOTSUPP for a mask bit beyond the standard ones; -EINVAL
+ * for a user request with input, a current state that is not the QP's, a
+ * transition or mask ib_core does not allow, an alternate path, new
+ * capacities or a rate limit, a value out of range, or an address vector
+ * rmp_av_from_attr() refuses.
+ */
 int rmp_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
 {
@@ -1049,6 +1090,19 @@ int rmp_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	return 0;
 }
 
+/**
+ * rmp_query_qp() - ib_device_ops.query_qp: a QP's attributes
+ * @ibqp: the QP
+ * @attr: filled in with all of them, whatever @mask asks for; the source
+ *	GID attribute of the address vector is left NULL
+ * @mask: unused
+ * @init: filled in with what the QP was created with, its capacities as
+ *	they are
+ *
+ * Takes the QP's mutex; sleeps.
+ *
+ * Return: 0.
+ */
 int rmp_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init)
 {
@@ -1073,6 +1127,19 @@ int rmp_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	return 0;
 }
 
+/**
+ * rmp_destroy_qp() - ib_device_ops.destroy_qp
+ * @ibqp: the QP; ib_core frees it when this returns
+ * @udata: unused
+ *
+ * The QP leaves the device's table and the credit scheduler first, so that
+ * nothing finds it any more; then this waits for the references already
+ * taken, stops the work item and the timer, drops the packets still queued
+ * to the QP, and frees its transport state and rings (a mapped ring when
+ * the process unmaps it). Sleeps.
+ *
+ * Return: 0.
+ */
 int rmp_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct rmp_dev *dev = to_rmp_dev(ibqp->device);

@@ -29,6 +29,22 @@ static bool rmp_srq_bad_max_wr(u32 max_wr)
 	return !max_wr || max_wr >= RMP_MAX_SRQ_WR;
 }
 
+/**
+ * rmp_create_srq() - ib_device_ops.create_srq: an SRQ and its ring
+ * @ibsrq: allocated by ib_core
+ * @init: a basic SRQ: WQEs (1 to %RMP_MAX_SRQ_WR - 1), scatter entries
+ *	(up to %RMP_MAX_SGE) and a limit no larger than the WQEs, 0 for none;
+ *	its max_wr is updated to what the ring holds, which may be more
+ * @udata: for a user SRQ, whose response carries the ring's mmap offset
+ *	and size and the SRQ's number; NULL for a kernel SRQ
+ *
+ * Sleeps.
+ *
+ * Return: 0; -EOPNOTSUPP for another SRQ type; -EINVAL for a size or limit
+ * out of range, or a user request with nonzero input or a response too
+ * short; -ENOMEM when no SRQ number is free or memory is short; -EFAULT if
+ * the response cannot be copied out.
+ */
 int rmp_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		   struct ib_udata *udata)
 {
@@ -111,6 +127,24 @@ out:
 	return err;
 }
 
+/**
+ * rmp_modify_srq() - ib_device_ops.modify_srq: resize an SRQ or arm its limit
+ * @ibsrq: the SRQ
+ * @attr: the new max_wr and srq_limit
+ * @mask: IB_SRQ_MAX_WR, IB_SRQ_LIMIT or both
+ * @udata: for a user SRQ resized, the provider's command with the address
+ *	the new ring's mmap information is written to; NULL from the kernel
+ *
+ * A limit, checked against the new size if there is one, arms
+ * IB_EVENT_SRQ_LIMIT_REACHED (0 disarms it). A resize allocates the new ring
+ * first and holds the SRQ's lock only while the WQEs present move across,
+ * in order; its limit is taken only if the resize succeeds. Sleeps.
+ *
+ * Return: 0; -EINVAL for another mask bit, a size out of range, a limit
+ * above the size, a user command too short, or more WQEs present than the
+ * new ring holds (the SRQ is then unchanged); -EFAULT if the command cannot
+ * be read or the mmap information written; -ENOMEM.
+ */
 int rmp_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
 {
@@ -137,6 +171,14 @@ int rmp_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 	return 0;
 }
 
+/**
+ * rmp_query_srq() - ib_device_ops.query_srq
+ * @ibsrq: the SRQ
+ * @attr: filled in with the WQEs the ring holds, the scatter entries a WQE
+ *	may have and the armed limit (0 once it fired or if none was armed)
+ *
+ * Return: 0.
+ */
 int rmp_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 {
 	struct rmp_srq *srq = to_rmp_srq(ibsrq);
@@ -149,6 +191,16 @@ int rmp_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 	return 0;
 }
 
+/**
+ * rmp_destroy_srq() - ib_device_ops.destroy_srq
+ * @ibsrq: the SRQ; ib_core has made sure no QP uses it, and frees it
+ * @udata: unused
+ *
+ * Gives up the SRQ's number and its ring (a mapped ring when the process
+ * unmaps it).
+ *
+ * Return: 0.
+ */
 int rmp_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 {
 	struct rmp_srq *srq = to_rmp_srq(ibsrq);
@@ -159,6 +211,18 @@ int rmp_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	return 0;
 }
 
+/**
+ * rmp_post_srq_recv() - ib_device_ops.post_srq_recv (kernel SRQs)
+ * @ibsrq: the SRQ
+ * @wr: the WRs to post
+ * @bad_wr: set to the first WR not posted
+ *
+ * Callable from any context.
+ *
+ * Return: 0; -EINVAL for a WR with too many scatter entries or a total
+ * length beyond 32 bits, or a user SRQ (whose process writes its ring
+ * itself); -ENOMEM when the ring is full.
+ */
 int rmp_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr)
 {
