@@ -119,7 +119,11 @@ while True:
 # with a probability rising to PROB at MAX bytes, and every one beyond
 # MAX; without harddrop an ECN-capable packet is dropped only when LIMIT
 # bytes are queued. Replaces what was there, so the counters start from
-# zero. INCAST_HTB_ARGS: more of htb's class parameters (burst, cburst).
+# zero. htb may send 30 KB at once to catch up (INCAST_HTB_ARGS, its
+# class's burst and cburst): a switch port sends at its rate while data
+# waits, but htb's timer, late in a loaded emulated guest, would lose the
+# time it was late (the port sent 0.57 of its rate with a queue waiting,
+# at htb's default burst of about a packet).
 incast_bottleneck() {
 	local dscp band
 	tc -n sw qdisc del dev r1 root 2>/dev/null
@@ -127,7 +131,7 @@ incast_bottleneck() {
 	tc -n sw qdisc add dev r1 root handle 1: htb default 1 &&
 		tc -n sw class add dev r1 parent 1: classid 1:1 htb \
 			rate "${1}mbit" ceil "${1}mbit" quantum 1514 \
-			${INCAST_HTB_ARGS:-} &&
+			${INCAST_HTB_ARGS:-burst 30k cburst 30k} &&
 		tc -n sw qdisc add dev r1 parent 1:1 handle 2: prio bands 3 \
 			priomap 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2 &&
 		tc -n sw qdisc add dev r1 parent 2:1 handle 20: pfifo limit 1000 &&

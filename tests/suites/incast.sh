@@ -135,11 +135,31 @@ delta() {
 # CPUs; every sample is printed (-H). Output in
 # $work/probe.NAME.{server,client}.
 probe() {
+	local watch status
+	# Three seconds before the time runs out: what the probe's QPs and
+	# CQs look like, for a probe that hangs.
+	(sleep $(($4 - 3)) && probe_state >"$work/probe.$1.state") &
+	watch=$!
 	run_pair "$4" "$work/probe.$1" r1 "tcp:$3" p1 \
 		-- ib_send_lat -d rmp_r1 -x "${gid[r1]}" -p "$3" -F -e -H -s 2 \
-		-u "$ack_timeout" -n "$2" ${INCAST_PROBE_ARGS:-} \
+		-u "$ack_timeout" -n "$2" \
 		-- ib_send_lat -d rmp_p1 -x "${gid[p1]}" -p "$3" -F -e -H -s 2 \
-		-u "$ack_timeout" -n "$2" ${INCAST_PROBE_ARGS:-} 10.9.0.1
+		-u "$ack_timeout" -n "$2" 10.9.0.1
+	status=$?
+	kill "$watch" 2>/dev/null
+	wait "$watch" 2>/dev/null
+	return $status
+}
+
+# probe_state: the probe's QPs and CQs on p1 and r1, as rdma -dd shows
+# them.
+probe_state() {
+	local h
+	for h in p1 r1; do
+		echo "== $h"
+		rdma -dd resource show qp link "rmp_$h/1" | grep -A3 ib_send_lat
+		rdma -dd resource show cq link "rmp_$h/1" | grep -A3 ib_send_lat
+	done
 }
 
 # probe_loop NAME: probes of $probe_iters round trips, 30 s at most each,

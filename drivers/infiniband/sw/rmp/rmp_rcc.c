@@ -15,18 +15,21 @@
  *   (struct rmp_rcc_dev), which grants credit at the port's rate
  *   (``link_rate``), less what ECN marks on arriving data take, to at
  *   most ``rcc_overcommit`` senders at once, each holding at most
- *   ``rcc_window`` unused, in the order ``rcc_policy`` says. The
- *   scheduler's timer sends the grants (opcode 0xC1) itself, in softirq,
- *   with DSCP ``grant_dscp``: no data queued in rmp is ever ahead of them.
+ *   ``rcc_window`` unused, in the order ``rcc_policy`` says. Arriving
+ *   data, and the scheduler's timer when none arrives, send the grants
+ *   (opcode 0xC1) at once, with DSCP ``grant_dscp``: no data queued in
+ *   rmp is ever ahead of them.
  *
  * Concurrency: the scheduler and every QP's record in it are under the
  * device's &rmp_rcc_dev.lock, taken by the QPs' transport runs (data and
- * requests arriving), the timer, and the QP's start and stop. The timer
- * holds a reference on each QP it sends a grant for; a QP leaves the
- * scheduler before destroy_qp waits for its references (rmp_rcc_stop()).
+ * requests arriving), the timer, and the QP's start and stop. Grants are
+ * sent with the lock released, holding a reference on each QP granted; a
+ * QP leaves the scheduler before destroy_qp waits for its references
+ * (rmp_rcc_stop()).
  * The sender's side is its transport runs' alone.
  */
 #include <linux/ktime.h>
+#include <net/inet_ecn.h>
 
 #include "rmp_dev.h"
 #include "rmp_ext.h"
@@ -129,32 +132,54 @@ static void rmp_rcc_count(struct rmp_dev *dev)
 	*seen = *now;
 }
 
-static enum hrtimer_restart rmp_rcc_timer_fn(struct hrtimer *timer)
+/*
+ * Bring the scheduler up to @now and take the grants due, up to
+ * %RMP_RCC_BATCH of them: their QPs, held, into @due and their limits
+ * into @limit. Under the lock. Returns how many.
+ */
+static u32 rmp_rcc_tick(struct rmp_rcc_dev *d, u64 now, struct rmp_qp **due,
+			u32 *limit)
 {
-	struct rmp_rcc_dev *d = container_of(timer, struct rmp_rcc_dev, timer);
-	struct rmp_qp *due[RMP_RCC_BATCH];
-	u32 limit[RMP_RCC_BATCH], i, n = 0;
 	struct rmp_credit_peer *p;
-	u64 now, at;
+	u32 n = 0;
 
-	spin_lock(&d->lock);
-	now = ktime_get_ns();
 	rmp_credit_rx_tick(&d->rx, now);
 	while (n < RMP_RCC_BATCH && (p = rmp_credit_rx_take_due(&d->rx))) {
 		due[n] = container_of(p, struct rmp_qp, rcc.peer);
 		limit[n] = p->granted;
 		rmp_qp_hold(due[n++]);
 	}
-	at = n == RMP_RCC_BATCH ? now : rmp_credit_rx_deadline(&d->rx, now);
-	d->timer_at = at;
 	rmp_rcc_count(container_of(d, struct rmp_dev, rcc));
-	spin_unlock(&d->lock);
+	return n;
+}
+
+/* Send the @n grants rmp_rcc_tick() took, unlocked, and let their QPs go. */
+static void rmp_rcc_send_grants(struct rmp_qp **due, const u32 *limit, u32 n)
+{
+	u32 i;
 
 	for (i = 0; i < n; i++) {
 		rmp_rcc_send(due[i], RMP_OP_EXT_GRANT, limit[i],
 			     RMP_CNT_TX_GRANTS);
 		rmp_qp_put(due[i]);
 	}
+}
+
+static enum hrtimer_restart rmp_rcc_timer_fn(struct hrtimer *timer)
+{
+	struct rmp_rcc_dev *d = container_of(timer, struct rmp_rcc_dev, timer);
+	struct rmp_qp *due[RMP_RCC_BATCH];
+	u32 limit[RMP_RCC_BATCH], n;
+	u64 now, at;
+
+	spin_lock(&d->lock);
+	now = ktime_get_ns();
+	n = rmp_rcc_tick(d, now, due, limit);
+	at = n == RMP_RCC_BATCH ? now : rmp_credit_rx_deadline(&d->rx, now);
+	d->timer_at = at;
+	spin_unlock(&d->lock);
+
+	rmp_rcc_send_grants(due, limit, n);
 	if (at == RMP_CREDIT_NEVER)
 		return HRTIMER_NORESTART;
 	hrtimer_set_expires(timer, ns_to_ktime(at));
@@ -309,23 +334,32 @@ void rmp_rcc_stop(struct rmp_qp *qp, bool gone)
 void rmp_rcc_data(struct rmp_qp *qp, const struct rmp_hdr_fields *f, bool ce)
 {
 	struct rmp_rcc_dev *d = &rmp_qp_dev(qp)->rcc;
+	struct rmp_qp *due[RMP_RCC_BATCH];
+	u32 psn = f->bth.psn, limit[RMP_RCC_BATCH], pkts, n = 0;
 	struct rmp_rcc_qp *c = &qp->rcc;
-	u32 psn = f->bth.psn, n;
 	u64 now;
 
 	if (!READ_ONCE(c->rx_on))
 		return;
 	if (f->bth.opcode == RMP_OP_RC_READ_REQUEST) {
-		n = DIV_ROUND_UP(f->reth.len, qp->responder.resp.mtu);
-		psn = rmp_psn_add(psn, n ? n - 1 : 0);
+		pkts = DIV_ROUND_UP(f->reth.len, qp->responder.resp.mtu);
+		psn = rmp_psn_add(psn, pkts ? pkts - 1 : 0);
 	}
 	spin_lock_bh(&d->lock);
 	if (c->rx_on) {
 		now = ktime_get_ns();
 		rmp_credit_rx_data(&d->rx, &c->peer, psn, ce, now);
+		/*
+		 * Arriving data clocks the grants that replace it, as in
+		 * Homa and NDP: they need not wait for the timer, which a
+		 * busy host runs late.
+		 */
+		if (rmp_credit_rx_deadline(&d->rx, now) <= now)
+			n = rmp_rcc_tick(d, now, due, limit);
 		rmp_rcc_arm(d, now);
 	}
 	spin_unlock_bh(&d->lock);
+	rmp_rcc_send_grants(due, limit, n);
 }
 
 /**
@@ -423,4 +457,30 @@ bool rmp_rcc_ask(struct rmp_qp *qp)
 		rmp_credit_tx_asked(&c->tx, ktime_get_ns());
 	}
 	return false;
+}
+
+/**
+ * rmp_rcc_ahead_flow() - the class of a packet that goes ahead of data
+ * @qp: an RC QP
+ * @fl: filled in with @qp's flow, its DSCP ``rcc_unsched_dscp``, its ECN
+ *	bits unchanged
+ *
+ * A burst's unscheduled packets, and the acknowledgments of a QP on
+ * credit, which must not fall behind the next request they answer, leave
+ * in that class, between the grants' and scheduled data's (a switch
+ * serves it ahead of data). Only between QPs agreed on credit: a standard
+ * peer sees the QP's own class.
+ *
+ * Return: true if @fl was filled in; false if the QP is not on credit or
+ * the knob is 0.
+ */
+bool rmp_rcc_ahead_flow(struct rmp_qp *qp, struct rmp_flow *fl)
+{
+	u32 dscp = rmp_knob_get(rmp_qp_dev(qp), RMP_KNOB_RCC_UNSCHED_DSCP);
+
+	if (!dscp || !test_bit(RMP_QP_CREDIT, &qp->flags))
+		return false;
+	*fl = qp->flow;
+	fl->tclass = dscp << 2 | (qp->flow.tclass & INET_ECN_MASK);
+	return true;
 }

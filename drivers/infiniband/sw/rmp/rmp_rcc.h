@@ -15,6 +15,7 @@
 struct rmp_dev;
 struct rmp_qp;
 struct rmp_hdr_fields;
+struct rmp_flow;
 
 /**
  * struct rmp_rcc_dev - a device's credit scheduler, for its downlink
@@ -64,5 +65,6 @@ void rmp_rcc_data(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 void rmp_rcc_request(struct rmp_qp *qp, u32 want);
 void rmp_rcc_grant(struct rmp_qp *qp, u32 limit);
 bool rmp_rcc_ask(struct rmp_qp *qp);
+bool rmp_rcc_ahead_flow(struct rmp_qp *qp, struct rmp_flow *fl);
 
 #endif /* RMP_RCC_H */

@@ -27,7 +27,6 @@
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/slab.h>
-#include <net/inet_ecn.h>
 
 #include "rmp_cq.h"
 #include "rmp_dev.h"
@@ -446,7 +445,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	const struct rmp_flow *fl = &qp->flow;
 	struct dst_cache *routes = &qp->routes;
 	u16 sport = pkt->sport;
-	u32 payload_crc = 0, *crc = &payload_crc, dscp;
+	u32 payload_crc = 0, *crc = &payload_crc;
 	struct rmp_hdr_fields f;
 	struct rmp_flow own_fl;
 	struct sk_buff *skb;
@@ -461,12 +460,7 @@ static void rmp_requester_send(struct rmp_qp *qp,
 		/* Looped back: no ICRC to take the payload's CRC for. */
 		if (qp->peer_local)
 			crc = NULL;
-		dscp = pkt->unsched ?
-		       rmp_knob_get(dev, RMP_KNOB_RCC_UNSCHED_DSCP) : 0;
-		if (dscp) {
-			/* A class of its own: keep the ECN bits only. */
-			own_fl = *fl;
-			own_fl.tclass = dscp << 2 | (fl->tclass & INET_ECN_MASK);
+		if (pkt->unsched && rmp_rcc_ahead_flow(qp, &own_fl)) {
 			fl = &own_fl;
 			routes = NULL;
 		}

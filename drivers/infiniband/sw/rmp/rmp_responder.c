@@ -150,20 +150,29 @@ void rmp_responder_free(struct rmp_qp *qp)
 
 /*
  * Send a response from UDP source port @sport whose payload, if any, is
- * @len bytes at @va in @mr, or else at @buf.
+ * @len bytes at @va in @mr, or else at @buf. An acknowledgment (@ack) of a
+ * QP on credit goes ahead of data (rmp_rcc_ahead_flow()): the peer's next
+ * request, which may go there too, must not overtake it.
  */
-static void rmp_responder_xmit(struct rmp_qp *qp, u16 sport,
+static void rmp_responder_xmit(struct rmp_qp *qp, u16 sport, bool ack,
 			       struct rmp_hdr_fields *f, struct rmp_mr *mr,
 			       u64 va, const void *buf, u32 len)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	u32 payload_crc = 0, *crc = qp->peer_local ? NULL : &payload_crc;
+	const struct rmp_flow *fl = &qp->flow;
+	struct dst_cache *routes = &qp->routes;
+	struct rmp_flow ahead;
 	struct sk_buff *skb;
 	void *payload;
 
+	if (ack && rmp_rcc_ahead_flow(qp, &ahead)) {
+		fl = &ahead;
+		routes = NULL;
+	}
 	f->bth.pkey = RMP_PKEY_DEFAULT;
 	f->bth.qpn = qp->responder.dqpn;
-	skb = rmp_pkt_new(dev, &qp->flow, f, len, &payload);
+	skb = rmp_pkt_new(dev, fl, f, len, &payload);
 	if (!skb) {
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
 		return;
@@ -176,8 +185,7 @@ static void rmp_responder_xmit(struct rmp_qp *qp, u16 sport,
 		kfree_skb(skb);
 		return;
 	}
-	rmp_net_xmit(dev, &qp->flow, &qp->routes, sport, skb, crc,
-		     &qp->deliveries);
+	rmp_net_xmit(dev, fl, routes, sport, skb, crc, &qp->deliveries);
 }
 
 /*
@@ -214,8 +222,8 @@ static void rmp_responder_send_sack(struct rmp_qp *qp,
 	f.bth.psn = s.cum_ack;
 	f.aeth.syndrome = r->syndrome;
 	f.aeth.msn = resp->msn;
-	rmp_responder_xmit(qp, rmp_responder_ack_sport(qp), &f, NULL, 0, block,
-			   len);
+	rmp_responder_xmit(qp, rmp_responder_ack_sport(qp), true, &f, NULL, 0,
+			   block, len);
 }
 
 static void rmp_responder_send_ack(struct rmp_qp *qp,
@@ -235,8 +243,8 @@ static void rmp_responder_send_ack(struct rmp_qp *qp,
 	f.aeth.syndrome = r->syndrome;
 	f.aeth.msn = r->msn;
 	f.atmack.orig = r->orig;
-	rmp_responder_xmit(qp, rmp_responder_ack_sport(qp), &f, NULL, 0, NULL,
-			   0);
+	rmp_responder_xmit(qp, rmp_responder_ack_sport(qp), true, &f, NULL, 0,
+			   NULL, 0);
 }
 
 /*
@@ -268,7 +276,7 @@ static void rmp_responder_send_read(struct rmp_qp *qp)
 		f.bth.psn = pkt.psn;
 		f.aeth.syndrome = pkt.syndrome;
 		f.aeth.msn = pkt.msn;
-		rmp_responder_xmit(qp, qp->sport, &f, mr, pkt.va, NULL,
+		rmp_responder_xmit(qp, qp->sport, false, &f, mr, pkt.va, NULL,
 				   pkt.len);
 	}
 	rs->read_pending = cur->npkts;
