@@ -123,7 +123,8 @@ struct rmp_credit_peer {
  *	ECN marks seen
  * @ecn_period_ns: time between two adjustments, at most: fewer packets
  *	than @ecn_every arriving in it (the rate was cut low) count as well
- * @burst_bytes: credit the pacer may hand out back to back
+ * @burst_bytes: credit the pacer may hand out back to back: also the
+ *	most a tick that comes late makes up for
  */
 struct rmp_credit_rx_cfg {
 	u64 rate_kbps;

@@ -417,6 +417,7 @@ struct sim {
 	u32 n;
 	u64 now;
 	u64 delay;
+	u64 busy_ns;
 	u64 link_kbps;
 	u64 link_credit;
 	u32 mark_above;
@@ -550,6 +551,11 @@ static struct sim_sender *sim_sender_of(struct sim *sim,
 	return &sim->s[i];
 }
 
+/*
+ * The receiving host: takes in requests and data, then ticks. With
+ * &sim.busy_ns, a host too busy to run more often than that: what
+ * arrived meanwhile waits for it.
+ */
 static void sim_receiver(struct kunit *test, struct sim *sim)
 {
 	struct rmp_credit_peer *p;
@@ -557,6 +563,8 @@ static void sim_receiver(struct kunit *test, struct sim *sim)
 	struct sim_ev ev;
 	u32 psn;
 
+	if (sim->busy_ns && sim->now % sim->busy_ns)
+		return;
 	while (pipe_pop(&sim->requests, sim->now, &ev))
 		rmp_credit_rx_request(&sim->rx, &sim->s[ev.a].peer, ev.b,
 				      sim->now);
@@ -784,6 +792,37 @@ static void rmp_credit__srpt_finishes_short_first(struct kunit *test)
 }
 
 /*
+ * A receiver that runs only every 50 us (a busy host, a late timer), six
+ * packets' time at the link's rate: each run grants what the time since
+ * the last one owes, up to a window (as the module's pacer does), so the
+ * link stays full, with a queue within the windows granted. The credit
+ * in flight must cover the wait too: four windows.
+ */
+static void rmp_credit__busy_receiver_keeps_the_link_full(struct kunit *test)
+{
+	struct rmp_credit_rx_cfg cfg = base_cfg;
+	struct sim *sim;
+	u32 i;
+
+	cfg.overcommit = 4;
+	cfg.burst_bytes = cfg.window * SIM_PKT;
+	sim = sim_new(test, 4, &cfg);
+	sim->busy_ns = 50 * US;
+	for (i = 0; i < 4; i++)
+		sim_post(sim, i, 0, true);
+	sim_run(test, sim, 5 * MS);
+	sim_reset_counts(sim);
+	sim_run(test, sim, 45 * MS);
+	/*
+	 * Shares drift further than with a receiver running every step:
+	 * one sender of four got 0.79 of its share, the others 1.06.
+	 */
+	expect_fair(test, sim, 0, 4, sim_capacity(sim, 40 * MS), 25);
+	KUNIT_EXPECT_LE(test, sim->qmax, cfg.overcommit * cfg.window);
+	KUNIT_EXPECT_EQ(test, sim->rx.stats.late_bytes, 0ULL);
+}
+
+/*
  * The fabric's bottleneck is half the downlink: ECN marks on arriving
  * data bring the granted rate down to it, and the queue stays short.
  */
@@ -843,6 +882,7 @@ static struct kunit_case rmp_credit_cases[] = {
 	KUNIT_CASE(rmp_credit__lost_grants_recover),
 	KUNIT_CASE(rmp_credit__senders_join_and_leave),
 	KUNIT_CASE(rmp_credit__srpt_finishes_short_first),
+	KUNIT_CASE(rmp_credit__busy_receiver_keeps_the_link_full),
 	KUNIT_CASE(rmp_credit__ecn_finds_the_bottleneck),
 	KUNIT_CASE(rmp_credit__more_senders_than_slots),
 	{}
