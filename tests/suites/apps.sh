@@ -154,8 +154,14 @@ app "ib_read_bw (64 KiB x 200)" perftest ib_read_bw -n 200
 app "ib_atomic_bw (fetch-and-add x 200)" perftest ib_atomic_bw -n 200
 app "ib_send_lat (2 B x 200)" perftest ib_send_lat -n 200
 # -e: each side waits for one CQ event, then polls one CQ; a send's
-# completion that came after the reply's lost count of both (a stall).
-app "ib_send_lat -e (2 B x 3000, CQ events)" perftest ib_send_lat -e -n 3000
+# completion that comes after the reply's loses count of both (a stall).
+# rmp completes a send when its ACK arrives and sends its own ACK before
+# the reply; rxe may send its reply before its ACK (its responder and
+# requester run apart), and rmp's completions then follow the wire's
+# order: between the two, -e stalls now and then, through no fault of the
+# verbs (no rule orders two CQs' completions). Between rmp devices only.
+[ "$provider" != rmp ] ||
+	app "ib_send_lat -e (2 B x 3000, CQ events)" perftest ib_send_lat -e -n 3000
 app "ib_write_lat (2 B x 200)" perftest ib_write_lat -n 200
 app "ib_read_lat (2 B x 200)" perftest ib_read_lat -n 200
 app "ucx_perftest tag_bw, UCX_TLS=rc_verbs,ud_verbs" ucx_tag_bw
