@@ -158,7 +158,7 @@ probe_state() {
 	for h in p1 r1; do
 		echo "== $h"
 		rdma -dd resource show qp link "rmp_$h/1" | grep -A3 ib_send_lat
-		rdma -dd resource show cq link "rmp_$h/1" | grep -A3 ib_send_lat
+		rdma -dd resource show cq dev "rmp_$h" | grep -A3 ib_send_lat
 	done
 }
 
