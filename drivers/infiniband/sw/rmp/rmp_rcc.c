@@ -90,11 +90,9 @@ static void rmp_rcc_configure(struct rmp_dev *dev)
 	WARN_ON_ONCE(rmp_credit_rx_init(&dev->rcc.rx, &cfg, ktime_get_ns()));
 }
 
-/* Have the timer fire by the scheduler's deadline; under the lock. */
-static void rmp_rcc_arm(struct rmp_rcc_dev *d, u64 now)
+/* Have the timer fire by @at, the scheduler's deadline; under the lock. */
+static void rmp_rcc_arm(struct rmp_rcc_dev *d, u64 at)
 {
-	u64 at = rmp_credit_rx_deadline(&d->rx, now);
-
 	if (at == RMP_CREDIT_NEVER ||
 	    (hrtimer_is_queued(&d->timer) && d->timer_at <= at))
 		return;
@@ -337,7 +335,7 @@ void rmp_rcc_data(struct rmp_qp *qp, const struct rmp_hdr_fields *f, bool ce)
 	struct rmp_qp *due[RMP_RCC_BATCH];
 	u32 psn = f->bth.psn, limit[RMP_RCC_BATCH], pkts, n = 0;
 	struct rmp_rcc_qp *c = &qp->rcc;
-	u64 now;
+	u64 now, at;
 
 	if (!READ_ONCE(c->rx_on))
 		return;
@@ -354,9 +352,12 @@ void rmp_rcc_data(struct rmp_qp *qp, const struct rmp_hdr_fields *f, bool ce)
 		 * Homa and NDP: they need not wait for the timer, which a
 		 * busy host runs late.
 		 */
-		if (rmp_credit_rx_deadline(&d->rx, now) <= now)
+		at = rmp_credit_rx_deadline(&d->rx, now);
+		if (at <= now) {
 			n = rmp_rcc_tick(d, now, due, limit);
-		rmp_rcc_arm(d, now);
+			at = rmp_credit_rx_deadline(&d->rx, now);
+		}
+		rmp_rcc_arm(d, at);
 	}
 	spin_unlock_bh(&d->lock);
 	rmp_rcc_send_grants(due, limit, n);
@@ -383,7 +384,7 @@ void rmp_rcc_request(struct rmp_qp *qp, u32 want)
 		now = ktime_get_ns();
 		err = rmp_credit_rx_request(&d->rx, &qp->rcc.peer, want, now);
 		/* A sender left out for want of a slot asks again. */
-		rmp_rcc_arm(d, now);
+		rmp_rcc_arm(d, rmp_credit_rx_deadline(&d->rx, now));
 	}
 	spin_unlock_bh(&d->lock);
 	if (err == -EINVAL)

@@ -460,10 +460,9 @@ static void rmp_requester_send(struct rmp_qp *qp,
 		/* Looped back: no ICRC to take the payload's CRC for. */
 		if (qp->peer_local)
 			crc = NULL;
-		if (pkt->unsched && rmp_rcc_ahead_flow(qp, &own_fl)) {
+		/* Its route stays the QP's: the DSCP chooses none. */
+		if (pkt->unsched && rmp_rcc_ahead_flow(qp, &own_fl))
 			fl = &own_fl;
-			routes = NULL;
-		}
 	} else {
 		rmp_av_to_flow(&wqe->av, &own_fl);
 		fl = &own_fl;

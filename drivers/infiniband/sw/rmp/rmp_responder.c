@@ -161,15 +161,13 @@ static void rmp_responder_xmit(struct rmp_qp *qp, u16 sport, bool ack,
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	u32 payload_crc = 0, *crc = qp->peer_local ? NULL : &payload_crc;
 	const struct rmp_flow *fl = &qp->flow;
-	struct dst_cache *routes = &qp->routes;
 	struct rmp_flow ahead;
 	struct sk_buff *skb;
 	void *payload;
 
-	if (ack && rmp_rcc_ahead_flow(qp, &ahead)) {
+	/* Its route stays the QP's: the DSCP chooses none. */
+	if (ack && rmp_rcc_ahead_flow(qp, &ahead))
 		fl = &ahead;
-		routes = NULL;
-	}
 	f->bth.pkey = RMP_PKEY_DEFAULT;
 	f->bth.qpn = qp->responder.dqpn;
 	skb = rmp_pkt_new(dev, fl, f, len, &payload);
@@ -185,7 +183,7 @@ static void rmp_responder_xmit(struct rmp_qp *qp, u16 sport, bool ack,
 		kfree_skb(skb);
 		return;
 	}
-	rmp_net_xmit(dev, fl, routes, sport, skb, crc, &qp->deliveries);
+	rmp_net_xmit(dev, fl, &qp->routes, sport, skb, crc, &qp->deliveries);
 }
 
 /*
