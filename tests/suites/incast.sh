@@ -128,11 +128,11 @@ delta() {
 	echo $((${cnt[after:$1]} - ${cnt[before:$1]}))
 }
 
-# probe NAME ITERS PORT LIMIT: the latency probe, ib_send_lat with 2-byte
-# SENDs x ITERS on PORT, p1 the client, r1 the server, LIMIT s each (as
-# run_pair): each round trip crosses the bottleneck once. Both sleep on
-# CQ events (-e) rather than spin, as the senders need the guest's two
-# CPUs; every sample is printed (-H). Output in
+# probe NAME ITERS PORT LIMIT: the latency probe, rc-ping
+# (tests/tools/rc-ping.c) with 2-byte SENDs x ITERS on PORT, p1 the client,
+# r1 the server, LIMIT s each (as run_pair): each round trip crosses the
+# bottleneck once. Both sleep on CQ events rather than spin, as the senders
+# need the guest's two CPUs; the client prints every sample. Output in
 # $work/probe.NAME.{server,client}.
 probe() {
 	local watch status
@@ -141,10 +141,10 @@ probe() {
 	(sleep $(($4 - 3)) && probe_state >"$work/probe.$1.state") &
 	watch=$!
 	run_pair "$4" "$work/probe.$1" r1 "tcp:$3" p1 \
-		-- ib_send_lat -d rmp_r1 -x "${gid[r1]}" -p "$3" -F -e -H -s 2 \
-		-u "$ack_timeout" -n "$2" \
-		-- ib_send_lat -d rmp_p1 -x "${gid[p1]}" -p "$3" -F -e -H -s 2 \
-		-u "$ack_timeout" -n "$2" 10.9.0.1
+		-- "$rc_ping" -d rmp_r1 -x "${gid[r1]}" -p "$3" -u "$ack_timeout" \
+		-n "$2" \
+		-- "$rc_ping" -d rmp_p1 -x "${gid[p1]}" -p "$3" -u "$ack_timeout" \
+		-n "$2" 10.9.0.1
 	status=$?
 	kill "$watch" 2>/dev/null
 	wait "$watch" 2>/dev/null
@@ -157,8 +157,8 @@ probe_state() {
 	local h
 	for h in p1 r1; do
 		echo "== $h"
-		rdma -dd resource show qp link "rmp_$h/1" | grep -A3 ib_send_lat
-		rdma -dd resource show cq dev "rmp_$h" | grep -A3 ib_send_lat
+		rdma -dd resource show qp link "rmp_$h/1" | grep -A3 rc-ping
+		rdma -dd resource show cq dev "rmp_$h" | grep -A3 rc-ping
 	done
 }
 
@@ -187,8 +187,8 @@ latency() {
 	PROBE_N=0
 	PROBE_MEDIAN=
 	PROBE_P99=
-	# -H: "#, usec", then "N, sample" per round trip (half of it: perftest
-	# reports send latency as half the round trip).
+	# "#, usec", then "N, sample" per round trip (half of it, as perftest
+	# reports send latency).
 	stats=$(awk -F', ' 'NF == 2 && $1 ~ /^[0-9]+$/ { print $2 }' "$@" |
 		sort -g | awk '{ v[NR] = $1 } END { if (!NR) exit 1
 			i = int(NR * 0.99); if (i < NR * 0.99) i++
@@ -445,6 +445,9 @@ unmoved() {
 }
 
 check "modprobe rdma_rmp" modprobe rdma_rmp
+rc_ping=$work/rc-ping
+check "rc-ping built" cc -O2 -Wall -o "$rc_ping" "$here/../tools/rc-ping.c" \
+	-libverbs
 check "incast: $senders senders, probe p1, receiver r1 behind sw" \
 	incast_up "$senders"
 # shellcheck disable=SC2086 # one word per host

@@ -406,7 +406,7 @@ bool rmp_recv_process(struct rmp_qp *qp, bool atomic)
 		if (qp->responder.read_pending && !rmp_recv_read_preempted(qp))
 			return true;
 	}
-	rmp_responder_batch_end(qp);
+	rmp_responder_ack_owed(qp);
 	return left;
 }
 

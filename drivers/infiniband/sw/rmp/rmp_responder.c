@@ -30,9 +30,13 @@
  * (IBTA error classes D1 and E, as rxe reads them).
  *
  * ACKs are coalesced: an ACK waits in the responder until a different reply
- * must go out or the receive batch ends, and a later ACK replaces it (they
- * are cumulative). NAKs and atomic ACKs go out at once, in order; READ
- * responses in batches, before anything received later is looked at.
+ * must go out, a receive completion is about to be written or the receive
+ * batch ends, and a later ACK replaces it (they are cumulative). Sending it
+ * before the completion keeps an application's answer to a message from
+ * overtaking the message's ACK: a requester then completes its send before
+ * the receive of the answer, as on a hardware RNIC. NAKs and atomic ACKs go
+ * out at once, in order; READ responses in batches, before anything
+ * received later is looked at.
  *
  * UD and GSI QPs have no transport state: a packet with the right Q_Key
  * takes a receive WQE, which gets the IP header in its first 40 bytes (the
@@ -598,6 +602,7 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	u8 wc_status = rs->wc_status;
 	struct rmp_resp_out out;
 	struct rmp_resp_in in;
+	bool completes = false;
 	bool ahead;
 	u64 orig = 0;
 	u32 flags;
@@ -644,8 +649,8 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 				rmp_stats_inc(st, RMP_CNT_RX_DROP_NO_WQE);
 			rmp_responder_abort(qp);
 		}
-		if (out.last && (flags & (RMP_OPF_SEND | RMP_OPF_IMMDT)))
-			rmp_responder_complete(qp, f, &out, flags);
+		completes = out.last &&
+			    (flags & (RMP_OPF_SEND | RMP_OPF_IMMDT));
 		break;
 	case RMP_RESP_DUPLICATE:
 		rmp_stats_inc(st, RMP_CNT_RX_DUP_REQUESTS);
@@ -661,6 +666,10 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	}
 	rs->ack_sport = sport;
 	rmp_responder_reply(qp, &out.reply);
+	if (completes) {
+		rmp_responder_ack_owed(qp);
+		rmp_responder_complete(qp, f, &out, flags);
+	}
 	if (out.error) {
 		rmp_responder_send_pending_ack(qp);
 		rmp_qp_set_error(qp);
@@ -672,13 +681,14 @@ corrupt:
 }
 
 /**
- * rmp_responder_batch_end() - acknowledge what the batch executed
+ * rmp_responder_ack_owed() - acknowledge every request executed so far
  * @qp: the QP, its responder started
  *
- * Called when the QP's receive queue is drained for now: sends the ACK that
- * covers every request executed so far, if one is owed.
+ * Sends the ACK that covers them, if one is owed. Called when the QP's
+ * receive queue is drained for now, and before a receive completion is
+ * written (see "responder" above).
  */
-void rmp_responder_batch_end(struct rmp_qp *qp)
+void rmp_responder_ack_owed(struct rmp_qp *qp)
 {
 	struct rmp_responder *rs = &qp->responder;
 	struct rmp_resp_reply r;

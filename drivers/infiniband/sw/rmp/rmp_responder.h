@@ -55,7 +55,7 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
 		      const struct rmp_hdr_fields *f, const void *payload);
 bool rmp_responder_resume(struct rmp_qp *qp);
-void rmp_responder_batch_end(struct rmp_qp *qp);
+void rmp_responder_ack_owed(struct rmp_qp *qp);
 void rmp_responder_flush(struct rmp_qp *qp);
 void rmp_responder_multipath(struct rmp_qp *qp);
 
