@@ -919,7 +919,7 @@ static void rmp_req_spray(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 		r->probe = -1;
 	pkt->sport = r->paths->path[path].sport;
 	pkt->sprayed = true;
-	rmp_sb_sent(r->sb, r->paths, pkt->psn, path, probe, now);
+	rmp_sb_sent(r->sb, r->paths, pkt->psn, pkt->len, path, probe, now);
 	if (!rmp_psn_before(pkt->psn, r->spray_end))
 		r->spray_end = rmp_psn_add(pkt->psn, 1);
 	r->stats.sprayed++;

@@ -89,6 +89,7 @@ static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
  * @sb: scoreboard
  * @ps: the QP's path set
  * @psn: the PSN, first sent or sent again
+ * @len: its payload (bytes)
  * @path: the path it took
  * @probe: it probes @path, which is dead
  * @now: the time (ns)
@@ -97,7 +98,7 @@ static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
  * counts that copy lost.
  */
 void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
-		 u32 path, bool probe, u64 now)
+		 u32 len, u32 path, bool probe, u64 now)
 {
 	struct rmp_sb_rec *rec = rmp_sb_rec(sb, psn);
 
@@ -106,12 +107,13 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 	rmp_sb_unlose(sb, rec);
 	rec->sent_ns = now;
 	rec->stamp = sb->stamp[path]++;
+	rec->len = len;
 	rec->path = (u8)path;
 	rec->probe = probe;
 	rec->state = RMP_SB_SENT;
 	if (probe && !sb->nprobes++)
 		sb->probe_sent_ns = now;
-	rmp_paths_sent(ps, path, now);
+	rmp_paths_sent(ps, path, len, now);
 }
 
 /* A record in state SENT was delivered. */
@@ -121,7 +123,8 @@ static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
 	u32 next = rec->stamp + 1;
 
 	rmp_sb_settle(sb, rec);
-	rmp_paths_delivered(ps, rec->path, now, now - rec->sent_ns, false);
+	rmp_paths_delivered(ps, rec->path, rec->len, now, now - rec->sent_ns,
+			    false);
 	if ((s32)(next - sb->delivered[rec->path]) > 0)
 		sb->delivered[rec->path] = next;
 }

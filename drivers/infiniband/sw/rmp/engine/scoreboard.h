@@ -37,6 +37,7 @@ enum rmp_sb_state {
  * struct rmp_sb_rec - one PSN's record
  * @sent_ns: when it was last sent
  * @stamp: its place in its path's sending order, from &rmp_sb.stamp
+ * @len: its payload (bytes)
  * @path: the path it last took
  * @state: &enum rmp_sb_state
  * @probe: it went on a dead path to probe it, and is still in flight
@@ -44,6 +45,7 @@ enum rmp_sb_state {
 struct rmp_sb_rec {
 	u64 sent_ns;
 	u32 stamp;
+	u32 len;
 	u8 path;
 	u8 state;
 	bool probe;
@@ -92,7 +94,7 @@ struct rmp_sb {
 
 int rmp_sb_init(struct rmp_sb *sb, struct rmp_sb_rec *rec, u32 nrec);
 void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
-		 u32 path, bool probe, u64 now);
+		 u32 len, u32 path, bool probe, u64 now);
 void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
 		  u32 to, u64 now);
 u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,

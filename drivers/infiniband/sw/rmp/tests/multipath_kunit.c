@@ -69,6 +69,7 @@ struct mp_env {
 	u8 *recvd;		/* WQES * SEND_LEN bytes */
 	u32 nrecv;		/* SENDs begun at the responder */
 	u32 posted, completed;
+	u64 sprayed_bytes;	/* payload of the sprayed packets sent */
 	u64 now;
 	u32 rng;
 };
@@ -304,6 +305,8 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 		if (e->now >= next_send && !rmp_req_next(&e->r, e->now, &pkt)) {
 			struct fab_pkt fp = { .pkt = pkt };
 
+			if (pkt.sprayed)
+				e->sprayed_bytes += pkt.len;
 			fab_put(test, e, &e->fwd[fab_link_of(pkt.sport)], &fp);
 			next_send = e->now + SEND_GAP;
 		}
@@ -339,6 +342,7 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 {
 	const struct mp_case *c = test->param_value;
 	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u64 written = 0, sent = 0, delivered = 0;
 	u32 w, off, bad = 0, used = 0, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
@@ -348,6 +352,7 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 	for (w = 0; w < WQES; w++) {
 		bool send = c->sends && w % 4 == 3;
 
+		written += send ? 0 : WQE_LEN;
 		for (off = 0; off < (send ? SEND_LEN : WQE_LEN); off++) {
 			u8 got = send ? e->recvd[(w / 4) * SEND_LEN + off] :
 					e->remote[w * WQE_LEN + off];
@@ -357,10 +362,24 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0U);
 	KUNIT_EXPECT_LE(test, (u32)e->r.stats.retrans, c->max_retrans);
-	for (i = 0; i < NPATHS; i++)
+	for (i = 0; i < NPATHS; i++) {
 		used += e->ps.path[i].stats.delivered > 0;
+		sent += e->ps.path[i].stats.sent_bytes;
+		delivered += e->ps.path[i].stats.delivered_bytes;
+	}
 	KUNIT_EXPECT_GT(test, used, NPATHS / 2);
 	KUNIT_EXPECT_GT(test, e->r.stats.sprayed, 0ULL);
+	/*
+	 * Every sprayed byte counts where it was sent; WRITE bytes are
+	 * delivered once each, unless their copy in flight was given up
+	 * (declared lost, then acknowledged before it was sent again).
+	 */
+	KUNIT_EXPECT_EQ(test, sent, e->sprayed_bytes);
+	KUNIT_EXPECT_LE(test, delivered, written);
+	if (!c->max_retrans) {
+		KUNIT_EXPECT_EQ(test, sent, written);
+		KUNIT_EXPECT_EQ(test, delivered, written);
+	}
 	kunit_info(test, "%u packets, %u sprayed, %u sent again (%u selectively), %u timeouts, %u ms\n",
 		   (u32)e->r.stats.pkts, (u32)e->r.stats.sprayed,
 		   (u32)e->r.stats.retrans, (u32)e->r.stats.sel_retrans,
