@@ -41,6 +41,7 @@ enum rmp_sb_state {
  * @path: the path it last took
  * @state: &enum rmp_sb_state
  * @probe: it went on a dead path to probe it, and is still in flight
+ * @ce: the receiver echoed it CE marked (it is still in flight)
  */
 struct rmp_sb_rec {
 	u64 sent_ns;
@@ -49,6 +50,7 @@ struct rmp_sb_rec {
 	u8 path;
 	u8 state;
 	bool probe;
+	bool ce;
 };
 
 /**
@@ -57,12 +59,14 @@ struct rmp_sb_rec {
  * @sacked: PSNs a SACK reported held beyond the cumulative ACK
  * @lost: PSNs declared lost by later deliveries on their path
  * @dead_moved: PSNs declared lost because their path died
+ * @ecn_echoed: PSNs in flight an ECN echo reported CE marked
  */
 struct rmp_sb_stats {
 	u64 sacks;
 	u64 sacked;
 	u64 lost;
 	u64 dead_moved;
+	u64 ecn_echoed;
 };
 
 /**
@@ -99,6 +103,8 @@ void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
 		  u32 to, u64 now);
 u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
 		const struct rmp_sack *s, u64 now);
+void rmp_sb_ecn(struct rmp_sb *sb, u32 una, u32 end,
+		const struct rmp_ecn_echo *ce);
 u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		     u32 end, u32 path, u64 now);
 u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end);

@@ -330,6 +330,45 @@ static void rmp_sb_probes_expired__unanswered_probes(struct kunit *test)
 						    10 * t, t), 0U);
 }
 
+/*
+ * An ECN echo marks what is in flight: the deliveries of PSNs 1, 3, 5
+ * (path 1) count as ECN marked; PSNs outside what is in flight, and one
+ * already held, are ignored.
+ */
+static void rmp_sb_ecn__marks_deliveries(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 2);
+	struct rmp_ecn_echo ce = { .base = 0 };
+	const u32 held[] = { 4 };	/* PSN 6 */
+	struct rmp_sack s;
+	u32 i;
+
+	send_rr(e, 1, 8, 0);		/* PSNs 1..8, odd ones on path 0 */
+	sack_of(&s, 0, held, ARRAY_SIZE(held));
+	rmp_sb_sack(&e->sb, &e->ps, 1, 9, &s, US);
+	for (i = 0; i < 12; i++)
+		ce.bitmap[0] |= 1ULL << i;	/* PSNs 0..11 */
+	ce.bitmap[0] &= ~(1ULL << 2 | 1ULL << 4 | 1ULL << 8);
+	rmp_sb_ecn(&e->sb, 1, 9, &ce);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.ecn_echoed, 4ULL);
+	rmp_sb_acked(&e->sb, &e->ps, 1, 9, 2 * US);
+	/* 1, 3, 5, 7 on path 0 marked; 2, 4, 8 not; 6 held before. */
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.ecn, 4ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.ecn, 0ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.delivered, 4ULL);
+	KUNIT_EXPECT_GT(test, e->ps.path[0].ecn, 0U);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].ecn, 0U);
+
+	/* A PSN sent again starts unmarked. */
+	send_rr(e, 9, 2, 3 * US);
+	ce.base = 9;
+	ce.bitmap[0] = 1;
+	rmp_sb_ecn(&e->sb, 9, 11, &ce);
+	rmp_sb_sent(&e->sb, &e->ps, 9, LEN, 0, false, 4 * US);
+	rmp_sb_acked(&e->sb, &e->ps, 9, 11, 5 * US);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.ecn, 4ULL);
+}
+
 static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_init__validates),
 	KUNIT_CASE_PARAM(rmp_sb_sack__overtaken_on_its_path_is_lost,
@@ -341,6 +380,7 @@ static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_path_dead__moves_its_packets),
 	KUNIT_CASE(rmp_sb_timeout__blames_no_path),
 	KUNIT_CASE(rmp_sb_sack__bytes_add_up),
+	KUNIT_CASE(rmp_sb_ecn__marks_deliveries),
 	KUNIT_CASE(rmp_sb_sent__probe_losses),
 	KUNIT_CASE(rmp_sb_probes_expired__unanswered_probes),
 	{}
