@@ -58,11 +58,18 @@ def reth(vaddr, rkey, length):
     return struct.pack('!QII', vaddr, rkey, length)
 
 
-def sack(cum_ack, highest, words=()):
-    """A SACK block: version 1, the bitmap's 32-bit words, the cumulative
-    ack and the highest PSN received."""
-    return (struct.pack('!BBHII', 1, len(words), 0, cum_ack & PSN_MASK,
-                        highest & PSN_MASK) +
+def sack(cum_ack, highest, words=(), ecn=False):
+    """A SACK block: version 1, the bitmap's 32-bit words, the flag that
+    says an ECN echo block follows, the cumulative ack and the highest PSN
+    received."""
+    return (struct.pack('!BBBBII', 1, len(words), 0x80 if ecn else 0, 0,
+                        cum_ack & PSN_MASK, highest & PSN_MASK) +
+            b''.join(struct.pack('!I', w) for w in words))
+
+
+def ecn_echo(base, words):
+    """An ECN echo block: bit k of word j is PSN base + 32 j + k."""
+    return (struct.pack('!I', len(words) << 24 | base & PSN_MASK) +
             b''.join(struct.pack('!I', w) for w in words))
 
 

@@ -60,8 +60,9 @@ static void run_paths(u8 spray, u32 npaths)
 	for (i = 0; i < PACKETS; i++) {
 		t += 100;
 		idx = rmp_paths_pick(&paths, t);
-		rmp_paths_sent(&paths, idx, t);
-		rmp_paths_delivered(&paths, idx, t + 5000, 5000, !(i & 63));
+		rmp_paths_sent(&paths, idx, 1024, t);
+		rmp_paths_delivered(&paths, idx, 1024, t + 5000, 5000,
+				    !(i & 63));
 		if (!(i & 1023))
 			rmp_paths_tick(&paths, t);
 		sum += idx;
@@ -167,7 +168,7 @@ static void scoreboard_sack_every_16(void)
 	failures += !!rmp_sb_init(&sb, sb_rec, RMP_RXWIN_MAX);
 	for (psn = 0; psn < PACKETS; psn++) {
 		t += 100;
-		rmp_sb_sent(&sb, &paths, psn, psn % 8, false, t);
+		rmp_sb_sent(&sb, &paths, psn, 1024, psn % 8, false, t);
 		if (psn - una + 1 == inflight) {
 			rmp_sb_acked(&sb, &paths, una, una + 1, t);
 			una++;

@@ -369,8 +369,8 @@ class HostilePeerTest(DataTestCase):
         hdr, msg = self.question()
         self.assertEqual(hdr[:4], (1, EXT_CLASS, 1, GET))
         self.assertEqual((hdr[4], hdr[7]), (0, EXT_ATTR))
-        # Capabilities: bit 0, multipath.
-        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 1))
+        # Capabilities: bit 0, multipath; bit 2, its ECN echo.
+        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 5))
 
     def test_standard_answer(self):
         """What a device without rmp's class answers: plain RoCEv2."""
@@ -408,9 +408,9 @@ class HostilePeerTest(DataTestCase):
 
     # Multipath (wire.rst): the peer agreed to capability bit 0.
 
-    def agree_multipath(self):
+    def agree_multipath(self, caps=1):
         hdr, msg = self.question()
-        self.answer(hdr, (1, AGREED, 0, self.end.qpn, PEER_QPN, 1))
+        self.answer(hdr, (1, AGREED, 0, self.end.qpn, PEER_QPN, caps))
         self.wait_ext('agreed')
         stop = time.monotonic() + 5
         while (self.qp_res(self.end).get('drv_ooo') != 1 and
@@ -472,24 +472,34 @@ class HostilePeerTest(DataTestCase):
             R.EXT_SACK, self.end.qpn if qpn is None else qpn, cum,
             R.aeth(syndrome, 0), block or R.sack(cum, highest, words)))
 
-    def test_forged_sacks(self):
-        """SACKs to a QP whose WRITE is in flight: malformed, for another
-        QP, claiming PSNs never sent, from the future; each is dropped and
-        counted or claims nothing, a flood of them resends next to
-        nothing, and a true ACK still completes the WRITE."""
+    def spray_paths(self):
+        """The device's paths knob at 8 for this test."""
         paths = '/sys/class/infiniband/%s/rmp/paths' % self.dev_name
         with open(paths) as f:
             self.addCleanup(self.set_sysfs, paths, f.read().strip())
         self.set_sysfs(paths, '8')
-        # No ACK timeout: only SACKs could make it send again.
+
+    def sprayed_write(self, caps=1):
+        """A fresh QP agreed to the capabilities caps, with no ACK timeout
+        (only SACKs could make it send again), and a 3-packet WRITE (wr_id
+        7) in flight, sprayed: PSNs 0x10 to 0x12. Returns its source."""
         self.end = self.fresh_qp(timeout=0)
-        self.agree_multipath()
+        self.agree_multipath(caps)
         src = self.mr(3 * MTU)
         self.post_send(self.end, e.IBV_WR_RDMA_WRITE,
                        self.sges(src, (0, 3 * MTU)), 7,
                        rdma=(0x1234, 0x100000))
         sent = sorted(self.reply()['psn'] for _ in range(3))
         self.assertEqual(sent, [0x10, 0x11, 0x12])
+        return src
+
+    def test_forged_sacks(self):
+        """SACKs to a QP whose WRITE is in flight: malformed, for another
+        QP, claiming PSNs never sent, from the future; each is dropped and
+        counted or claims nothing, a flood of them resends next to
+        nothing, and a true ACK still completes the WRITE."""
+        self.spray_paths()
+        _src = self.sprayed_write()
         cases = (
             ('eight words and more', 'rx_drop_malformed',
              dict(block=R.sack(0x0f, 0x0f)[:1] + b'\x09' +
@@ -535,6 +545,52 @@ class HostilePeerTest(DataTestCase):
         self.send(0, 0, pkt=R.transport(R.RC_ACK, self.end.qpn, 0x12,
                                         R.aeth(0x1f, 1)))
         self.one(self.end.scq, wr_id=7, status=e.IBV_WC_SUCCESS)
+
+    def test_forged_ecn_echoes(self):
+        """ECN echoes in SACKs to a QP whose WRITE is in flight. From a
+        peer that agreed to them (capability bit 2), the PSNs in flight an
+        echo names count (rx_ecn_echoes), PSNs never sent do not; from a
+        peer that agreed to multipath only, a well-formed echo is taken in
+        and ignored. Malformed echoes are dropped and counted either
+        way."""
+        self.spray_paths()
+        empty = R.sack(0x0f, 0x0f, ecn=True)
+        for caps in (1, 5):
+            with self.subTest(caps=caps):
+                _src = self.sprayed_write(caps)
+                for name, block in (
+                        ('flag without an echo', empty),
+                        ('an echo of no words', empty +
+                         struct.pack('!I', 0x10)),
+                        ('an echo cut short', empty +
+                         R.ecn_echo(0x10, (1, 2))[:-1]),
+                        ('an echo with a zero word', empty +
+                         R.ecn_echo(0x10, (1, 0))),
+                        ('an echo without the flag',
+                         R.sack(0x0f, 0x0f) + R.ecn_echo(0x10, (1,)))):
+                    with self.subTest(name):
+                        before = self.counter('rx_drop_malformed')
+                        self.forged_sack(0x0f, 0x0f, block=block)
+                        self.counter_rises('rx_drop_malformed', before)
+                # PSNs never sent: nothing counts.
+                echoes = self.counter('rx_ecn_echoes')
+                sacks = self.counter('rx_sacks')
+                self.forged_sack(0x0f, 0x0f, block=empty + R.ecn_echo(
+                    0x40, (0xffffffff,) * 8))
+                self.counter_rises('rx_sacks', sacks)
+                self.assertEqual(self.counter('rx_ecn_echoes'), echoes)
+                # The three in flight echoed marked, and acknowledged.
+                self.forged_sack(0x12, 0x12, block=R.sack(
+                    0x12, 0x12, ecn=True) + R.ecn_echo(0x10, (0x7,)))
+                self.one(self.end.scq, wr_id=7, status=e.IBV_WC_SUCCESS)
+                if caps & 4:
+                    self.counter_rises('rx_ecn_echoes', echoes)
+                    self.assertEqual(self.counter('rx_ecn_echoes'),
+                                     echoes + 3)
+                else:
+                    time.sleep(0.2)
+                    self.assertEqual(self.counter('rx_ecn_echoes'), echoes)
+                self.drain()
 
     def set_sysfs(self, path, word):
         with open(path, 'w') as f:

@@ -300,12 +300,22 @@ class RmpctlTest(DataTestCase):
         stop = time.monotonic() + 5
         while time.monotonic() < stop:
             paths = self.qp(a)['paths']
-            if sum(p['delivered'] for p in paths) >= 64:
+            if sum(p['delivered_bytes'] for p in paths) >= 64 * MTU:
                 break
             time.sleep(0.05)
         self.assertGreaterEqual(sum(p['sent'] for p in paths), 64)
         self.assertGreaterEqual(sum(p['delivered'] for p in paths), 64)
         self.assertGreater(len([p for p in paths if p['sent']]), 1)
+        # Bytes: at least what the WRITE moved, each path's sent covering
+        # its delivered, and the text output shows them too.
+        self.assertGreaterEqual(sum(p['delivered_bytes'] for p in paths),
+                                64 * MTU)
+        for p in paths:
+            self.assertGreaterEqual(p['sent_bytes'], p['delivered_bytes'])
+            self.assertGreaterEqual(p['delivered_bytes'], p['delivered'])
+        text = rmpctl('qp', 'show', self.dev_name, str(a.qpn)).stdout
+        self.assertRegex(text, r'path 0: .* sent_bytes \d+ '
+                         r'delivered_bytes \d+')
 
     def test_dumps_while_qps_and_devices_come_and_go(self):
         """Dumps run while QPs are created and destroyed on this device and

@@ -3,7 +3,8 @@
 example rmpdv_paths and its test program rmpdv_test: every option set and
 read back, bad values refused with the QP unchanged, the values the QP
 takes the same in ``rmpctl qp show`` and ``rdma resource show qp -dd``,
-the paths of a spraying QP with counters that moved, another process's QP
+the paths of a spraying QP with counters that moved (packets and bytes),
+entries of the old and new sizes, another process's QP
 handle refused (handles are per verbs file), and an rxe device told apart
 from rmp and answered EOPNOTSUPP."""
 import os
@@ -110,6 +111,20 @@ class RmpdvTest(DataTestCase):
         self.assertGreaterEqual(sum(p['delivered'] for p in paths), 64)
         self.assertGreater(len([p for p in paths if p['sent'] > 0]), 1)
         self.assertEqual(sum(p['lost'] for p in paths), 0)
+        # In bytes: every byte written was delivered once, none lost.
+        self.assertEqual(sum(p['delivered_bytes'] for p in paths), 65536)
+        self.assertGreaterEqual(sum(p['sent_bytes'] for p in paths), 65536)
+        for p in paths:
+            self.assertEqual(p['delivered_bytes'], p['delivered'] * 1024)
+
+    def test_path_entries_of_every_size(self):
+        """The byte counters grew the path entries: the library's 1.0
+        symbol (the struct without them) and a kernel request of version 1
+        (no entry size) read every entry where their caller expects it."""
+        r = subprocess.run([CHECKS, self.dev_name, 'sizes'],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertChecks(r.stdout.splitlines(), 18)
 
     def test_another_process_cannot_touch_the_qp(self):
         holder = Program(CHECKS, self.dev_name, 'hold')

@@ -184,8 +184,97 @@ int rmpdv_qp_get(struct ibv_qp *qp, enum rmpdv_qp_opt opt, uint32_t *value,
 	return 0;
 }
 
+/*
+ * Ask the kernel for @qp's paths, up to @max entries into @k, @stride bytes
+ * each: its own struct's size (@stride is that size) as version 2 takes it,
+ * or, from a version 1 kernel (it refuses the size, a mandatory attribute,
+ * with EPROTONOSUPPORT), version 1's entries (@stride becomes their size).
+ */
+static int query_paths(struct ibv_qp *qp, void *k, size_t max,
+		       size_t *stride, uint32_t *num)
+{
+	struct rmpdv_req r;
+	bool sized = true;
+	int err;
+
+	do {
+		req_init(&r, UVERBS_OBJECT_QP, RMP_IB_METHOD_QP_QUERY_PATHS);
+		req_handle(&r, RMP_IB_ATTR_QP_QUERY_PATHS_HANDLE, qp->handle);
+		if (max)
+			req_out(&r, RMP_IB_ATTR_QP_QUERY_PATHS_STATS, k,
+				max * *stride, UVERBS_ATTR_F_MANDATORY);
+		req_out(&r, RMP_IB_ATTR_QP_QUERY_PATHS_NUM, num, sizeof(*num),
+			UVERBS_ATTR_F_MANDATORY);
+		if (sized)
+			req_u32_in(&r, RMP_IB_ATTR_QP_QUERY_PATHS_STATS_SIZE,
+				   *stride);
+		err = req_send(qp->context, &r);
+		if (err != EPROTONOSUPPORT || !sized ||
+		    !rmpdv_is_rmp_device(qp->context))
+			return err;
+		sized = false;
+		*stride = RMP_IB_PATH_STATS_SIZE_V1;
+	} while (1);
+}
+
+/*
+ * The paths of @qp into @out, entries @size bytes apart: the leading
+ * @size bytes of each struct rmpdv_path_stats, for callers built when it
+ * was that big.
+ */
+static int query_paths_sized(struct ibv_qp *qp, void *out, size_t size,
+			     size_t max, size_t *n)
+{
+	struct rmp_ib_path_stats e;
+	struct rmpdv_path_stats u;
+	size_t stride = sizeof(e), i;
+	unsigned char *k = NULL;
+	uint32_t num = 0;
+	int err;
+
+	if (max > 64)
+		max = 64;
+	if (max) {
+		k = calloc(max, sizeof(e));
+		if (!k) {
+			errno = ENOMEM;
+			return ENOMEM;
+		}
+	}
+	err = query_paths(qp, k, max, &stride, &num);
+	if (err) {
+		free(k);
+		return qp_error(qp, err);
+	}
+	for (i = 0; i < max && i < num; i++) {
+		memset(&e, 0, sizeof(e));
+		memcpy(&e, k + i * stride, stride);
+		u = (struct rmpdv_path_stats){
+			.sport = e.sport,
+			.live = e.live,
+			.inflight = e.inflight,
+			.srtt_ns = e.srtt_ns,
+			.ecn_share = e.ecn_share,
+			.sent = e.sent,
+			.delivered = e.delivered,
+			.lost = e.lost,
+			.ecn_marked = e.ecn_marked,
+			.deaths = e.deaths,
+			.revivals = e.revivals,
+			.replaced = e.replaced,
+			.sent_bytes = e.sent_bytes,
+			.delivered_bytes = e.delivered_bytes,
+		};
+		memcpy((unsigned char *)out + i * size, &u, size);
+	}
+	free(k);
+	*n = num;
+	return 0;
+}
+
 /**
- * rmpdv_qp_query_paths() - the paths of a spraying QP and their counters
+ * rmpdv_qp_query_paths_1_1() - rmpdv_qp_query_paths() of symbol version
+ *	RMPDV_1.1: the paths of a spraying QP and their counters
  * @qp: a QP of this process
  * @out: room for @max paths
  * @max: how many paths to store; 0 to learn only their number, and more
@@ -193,60 +282,38 @@ int rmpdv_qp_get(struct ibv_qp *qp, enum rmpdv_qp_opt opt, uint32_t *value,
  * @n: set to the number of paths the QP has, 0 if it does not spray; the
  *	first min(@max, @n) entries of @out are filled in
  *
- * @out and @n are written only on success.
+ * @out and @n are written only on success. A kernel older than the byte
+ * counters leaves them 0.
  *
  * Return: 0, or an errno value, stored in errno too: ENOMEM if the
  * kernel's answer cannot be allocated room for, EOPNOTSUPP if the device
  * is not an rmp device, ENOENT if the kernel knows no such QP of this
  * process, or what else the kernel answered.
  */
-int rmpdv_qp_query_paths(struct ibv_qp *qp, struct rmpdv_path_stats *out,
-			 size_t max, size_t *n)
+__attribute__((symver("rmpdv_qp_query_paths@@RMPDV_1.1")))
+int rmpdv_qp_query_paths_1_1(struct ibv_qp *qp,
+			     struct rmpdv_path_stats *out, size_t max,
+			     size_t *n)
 {
-	struct rmp_ib_path_stats *k = NULL;
-	struct rmpdv_req r;
-	uint32_t num = 0;
-	size_t i;
-	int err;
+	return query_paths_sized(qp, out, sizeof(*out), max, n);
+}
 
-	if (max > 64)
-		max = 64;
-	if (max) {
-		k = calloc(max, sizeof(*k));
-		if (!k) {
-			errno = ENOMEM;
-			return ENOMEM;
-		}
-	}
-	req_init(&r, UVERBS_OBJECT_QP, RMP_IB_METHOD_QP_QUERY_PATHS);
-	req_handle(&r, RMP_IB_ATTR_QP_QUERY_PATHS_HANDLE, qp->handle);
-	if (max)
-		req_out(&r, RMP_IB_ATTR_QP_QUERY_PATHS_STATS, k,
-			max * sizeof(*k), UVERBS_ATTR_F_MANDATORY);
-	req_out(&r, RMP_IB_ATTR_QP_QUERY_PATHS_NUM, &num, sizeof(num),
-		UVERBS_ATTR_F_MANDATORY);
-	err = req_send(qp->context, &r);
-	if (err) {
-		free(k);
-		return qp_error(qp, err);
-	}
-	for (i = 0; i < max && i < num; i++) {
-		out[i] = (struct rmpdv_path_stats){
-			.sport = k[i].sport,
-			.live = k[i].live,
-			.inflight = k[i].inflight,
-			.srtt_ns = k[i].srtt_ns,
-			.ecn_share = k[i].ecn_share,
-			.sent = k[i].sent,
-			.delivered = k[i].delivered,
-			.lost = k[i].lost,
-			.ecn_marked = k[i].ecn_marked,
-			.deaths = k[i].deaths,
-			.revivals = k[i].revivals,
-			.replaced = k[i].replaced,
-		};
-	}
-	free(k);
-	*n = num;
-	return 0;
+/**
+ * rmpdv_qp_query_paths_1_0() - rmpdv_qp_query_paths() of symbol version
+ *	RMPDV_1.0, for programs linked against librmpdv 1.0
+ * @qp: a QP of this process
+ * @out: room for @max paths of 1.0's struct rmpdv_path_stats, which ends
+ *	before the byte counters
+ * @max: as for rmpdv_qp_query_paths_1_1()
+ * @n: as for rmpdv_qp_query_paths_1_1()
+ *
+ * Return: as for rmpdv_qp_query_paths_1_1().
+ */
+__attribute__((symver("rmpdv_qp_query_paths@RMPDV_1.0")))
+int rmpdv_qp_query_paths_1_0(struct ibv_qp *qp, void *out, size_t max,
+			     size_t *n)
+{
+	return query_paths_sized(qp, out,
+				 offsetof(struct rmpdv_path_stats, sent_bytes),
+				 max, n);
 }

@@ -53,6 +53,9 @@ struct rmpdv_path_stats {
 	uint64_t deaths;	/* times declared dead */
 	uint64_t revivals;	/* times a probe brought it back */
 	uint64_t replaced;	/* times its source port was replaced */
+	/* Since librmpdv 1.1 (symbol version RMPDV_1.1): */
+	uint64_t sent_bytes;	/* payload bytes sent, probes included */
+	uint64_t delivered_bytes;	/* payload bytes acknowledged */
 };
 
 /* Whether the device behind @ctx is an rmp device (not rxe or other). */

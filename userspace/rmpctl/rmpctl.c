@@ -359,6 +359,8 @@ static const char *const path_names[RMP_PATH_A_MAX + 1] = {
 	[RMP_PATH_A_DEATHS] = "deaths",
 	[RMP_PATH_A_REVIVALS] = "revivals",
 	[RMP_PATH_A_REPLACED] = "replaced",
+	[RMP_PATH_A_SENT_BYTES] = "sent_bytes",
+	[RMP_PATH_A_DELIVERED_BYTES] = "delivered_bytes",
 };
 
 static void print_path(const struct nlattr *nest)

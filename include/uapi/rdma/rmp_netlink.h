@@ -96,6 +96,8 @@ enum {
 	RMP_PATH_A_DEATHS,	/* u64: times declared dead */
 	RMP_PATH_A_REVIVALS,	/* u64: times a probe brought it back */
 	RMP_PATH_A_REPLACED,	/* u64: times its source port was replaced */
+	RMP_PATH_A_SENT_BYTES,	/* u64: payload bytes sent, probes included */
+	RMP_PATH_A_DELIVERED_BYTES,	/* u64: payload bytes acknowledged */
 
 	__RMP_PATH_A_MAX,
 	RMP_PATH_A_MAX = __RMP_PATH_A_MAX - 1

@@ -15,8 +15,11 @@
 #include <linux/types.h>
 #include <rdma/ib_user_ioctl_cmds.h>
 
-/* What RMP_IB_METHOD_DEV_QUERY answers; raised when methods change. */
-#define RMP_IB_UAPI_VERSION	1
+/*
+ * What RMP_IB_METHOD_DEV_QUERY answers; raised when methods change.
+ * 2: RMP_IB_ATTR_QP_QUERY_PATHS_STATS_SIZE, and the byte counters.
+ */
+#define RMP_IB_UAPI_VERSION	2
 
 /* The first id of the driver namespace, for methods and attributes. */
 #define RMP_IB_NS_ID(n)		((1U << UVERBS_ID_NS_SHIFT) + (n))
@@ -57,9 +60,21 @@ enum rmp_ib_qp_get_opt_attrs {
 
 enum rmp_ib_qp_query_paths_attrs {
 	RMP_IB_ATTR_QP_QUERY_PATHS_HANDLE = RMP_IB_NS_ID(0),	/* the QP */
-	/* out: struct rmp_ib_path_stats[], as many as fit */
+	/*
+	 * out: struct rmp_ib_path_stats[], as many as fit, each
+	 * ..._STATS_SIZE bytes apart
+	 */
 	RMP_IB_ATTR_QP_QUERY_PATHS_STATS,
 	RMP_IB_ATTR_QP_QUERY_PATHS_NUM,	/* out __u32: paths the QP has */
+	/*
+	 * in __u32 (version 2): the size of one STATS entry as the caller
+	 * lays them out, a multiple of 8 from RMP_IB_PATH_STATS_SIZE_V1 to
+	 * RMP_IB_PATH_STATS_SIZE_MAX. Each entry gets the fields that fit,
+	 * zeros after the kernel's own. Without it, entries are
+	 * RMP_IB_PATH_STATS_SIZE_V1 bytes (version 1). A caller that sends
+	 * it as mandatory learns of a version 1 kernel from EPROTONOSUPPORT.
+	 */
+	RMP_IB_ATTR_QP_QUERY_PATHS_STATS_SIZE,
 };
 
 /*
@@ -95,6 +110,13 @@ struct rmp_ib_path_stats {
 	__aligned_u64 deaths;	/* times declared dead */
 	__aligned_u64 revivals;	/* times a probe brought it back */
 	__aligned_u64 replaced;	/* times its source port was replaced */
+	/* Version 1 ends here: RMP_IB_PATH_STATS_SIZE_V1 bytes. */
+	__aligned_u64 sent_bytes;	/* payload sent, probes included */
+	__aligned_u64 delivered_bytes;	/* payload acknowledged */
 };
+
+/* Sizes of a struct rmp_ib_path_stats entry the kernel takes. */
+#define RMP_IB_PATH_STATS_SIZE_V1	72
+#define RMP_IB_PATH_STATS_SIZE_MAX	512
 
 #endif /* _UAPI_RDMA_RMP_USER_IOCTL_H */

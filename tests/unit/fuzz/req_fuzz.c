@@ -3,7 +3,8 @@
  * libFuzzer target: the requester, its WQEs posted and its packets sent as
  * the input says, answered by responses made from the input: valid,
  * duplicated, early, late, of the wrong kind, with any syndrome and
- * length, SACKs (multipath) holding anything, a pacer's rate cut at any
+ * length, SACKs (multipath) holding anything with ECN echoes marking
+ * anything, a pacer's rate cut at any
  * time, and its timer fired at any time. Whatever comes, the ring indices stay ordered, a packet handed out
  * lies inside its WQE (a sprayed one is a WRITE ONLY on a path of the
  * set), response data is placed only inside the READ (or atomic) WQE it
@@ -66,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rmp_sb_rec rec[NREC];
 	struct rmp_paths_cfg pcfg = {};
 	struct rmp_sack sack;
+	struct rmp_ecn_echo echo;
 	struct rmp_dcqcn_cfg dcfg;
 	struct rmp_dcqcn dcqcn;
 	u8 wire[RMP_SACK_WIRE_MAX];
@@ -194,7 +196,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			f.bth.opcode = RMP_OP_EXT_SACK;
 			f.bth.psn = sack.cum_ack;
 			f.aeth.syndrome = fuzz_take(&in, 1);
-			rmp_req_sack(&r, now, &f, &sack);
+			/* An echo near una marking anything, or none. */
+			echo.base = rmp_psn_add(r.una,
+						(u32)(s32)(int8_t)fuzz_take(&in, 1));
+			for (i = 0; i < ARRAY_SIZE(echo.bitmap); i++)
+				echo.bitmap[i] = (u64)fuzz_take(&in, 4) << 32 |
+						 fuzz_take(&in, 4);
+			rmp_req_sack(&r, now, &f, &sack,
+				     op & 0x80 ? &echo : NULL);
 			if (pcfg.npaths)
 				FUZZ_CHECK(sb.nlost <= NREC);
 			break;

@@ -3,11 +3,13 @@
  * libFuzzer target: the responder (RC or UC) fed a stream of requests
  * made from the input: opcodes valid or not, PSNs at, before and after
  * the expected one, hostile lengths, addresses and keys, and every
- * execution outcome, with out-of-order acceptance (multipath) or not.
- * Whatever comes, a WRITE is placed only inside the range its first
- * packet's RETH announced (a WRITE ONLY ahead of the expected PSN: its
- * own), a SEND only at the offset its message reached, and READ responses
- * only inside the range the READ that took the resource named.
+ * execution outcome, with out-of-order acceptance (multipath) or not,
+ * CE marks echoed or not. Whatever comes, a WRITE is placed only inside
+ * the range its first packet's RETH announced (a WRITE ONLY ahead of the
+ * expected PSN: its own), a SEND only at the offset its message reached,
+ * READ responses only inside the range the READ that took the resource
+ * named, and a SACK's ECN echo names only PSNs received, in its one
+ * encoding.
  */
 #include <string.h>
 
@@ -17,6 +19,30 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define NRES_MAX	4
+
+/* A SACK as the responder would send it now: its echo, if any, checked. */
+static void check_sack(struct rmp_resp *resp)
+{
+	u8 wire[RMP_ECN_ECHO_WIRE_MAX];
+	struct rmp_ecn_echo ce, again;
+	struct rmp_sack s;
+	u32 i;
+	int len;
+
+	if (rmp_resp_sack(resp, &s, &ce) || !s.ecn)
+		return;
+	len = rmp_ecn_echo_encode(&ce, wire, sizeof(wire));
+	FUZZ_CHECK(len > 0);
+	FUZZ_CHECK(rmp_ecn_echo_decode(&again, wire, len) == len);
+	for (i = 0; i < RMP_ECN_ECHO_BITS; i++) {
+		u32 psn = rmp_psn_add(ce.base, i);
+
+		FUZZ_CHECK(rmp_ecn_echo_has(&again, psn) ==
+			   rmp_ecn_echo_has(&ce, psn));
+		FUZZ_CHECK(!rmp_ecn_echo_has(&ce, psn) ||
+			   rmp_rxwin_has(&resp->win, psn));
+	}
+}
 
 static const u32 mtus[] = { 256, 512, 1024, 2048, 4096 };
 
@@ -102,6 +128,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.epsn = fuzz_take(&in, 3);
 	nres = fuzz_take(&in, 1) % (NRES_MAX + 1);
 	FUZZ_CHECK(!rmp_resp_init(&resp, &cfg, res, nres));
+	if (cfg.ooo)
+		FUZZ_CHECK(!rmp_resp_multipath(&resp, sel0 & 4));
 
 	while (in.left && steps++ < 4096) {
 		u32 sel = fuzz_take(&in, 1), len;
@@ -117,6 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		req.psn = sel < 192 ? epsn :
 			  rmp_psn_add(epsn, (u32)(s32)(int8_t)fuzz_take(&in, 1));
 		req.ackreq = sel & 1;
+		req.ce = sel & 2;
 		req.payload_len = pick_len(&in, cfg.mtu);
 		req.va = (u64)fuzz_take(&in, 4) << 32 | fuzz_take(&in, 4);
 		req.rkey = fuzz_take(&in, 1);
@@ -199,6 +228,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			memset(&m, 0, sizeof(m));
 		if (fuzz_take(&in, 1) < 16)
 			rmp_resp_flush_ack(&resp, &flush);
+		if (rmp_resp_sacks(&resp) && (sel & 0x20))
+			check_sack(&resp);
 	}
 	return 0;
 }

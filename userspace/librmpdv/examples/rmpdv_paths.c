@@ -4,7 +4,7 @@
  * device, connects two RC QPs of it to each other, gives the first its
  * own number of paths with rmpdv_qp_set() before it connects, reads its
  * options back, RDMA-WRITEs through it and shows each path it sprayed
- * over with rmpdv_qp_query_paths().
+ * over with rmpdv_qp_query_paths(): packets and payload bytes.
  *
  *	rmpdv_paths DEVICE [PATHS [KIB]]	(defaults: 4 paths, 256 KiB)
  *
@@ -120,13 +120,15 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < n && i < 64; i++)
-		printf("path %zu: sport %u %s sent %llu delivered %llu lost %llu ecn_marked %llu inflight %u srtt_ns %u deaths %llu\n",
+		printf("path %zu: sport %u %s sent %llu delivered %llu lost %llu ecn_marked %llu inflight %u srtt_ns %u deaths %llu sent_bytes %llu delivered_bytes %llu\n",
 		       i, ps[i].sport, ps[i].live ? "live" : "dead",
 		       (unsigned long long)ps[i].sent,
 		       (unsigned long long)ps[i].delivered,
 		       (unsigned long long)ps[i].lost,
 		       (unsigned long long)ps[i].ecn_marked, ps[i].inflight,
-		       ps[i].srtt_ns, (unsigned long long)ps[i].deaths);
+		       ps[i].srtt_ns, (unsigned long long)ps[i].deaths,
+		       (unsigned long long)ps[i].sent_bytes,
+		       (unsigned long long)ps[i].delivered_bytes);
 	status = 0;
 out:
 	lb_destroy(&lb);

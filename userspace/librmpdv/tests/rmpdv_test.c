@@ -15,11 +15,28 @@
  *				then this process's own QP, whatever its
  *				handle, is the one it sets
  *	rmpdv_test DEV other	not an rmp device: every call EOPNOTSUPP
+ *	rmpdv_test DEV sizes	a QP spraying over 4 paths writes 64 KiB;
+ *				its paths read the same through
+ *				rmpdv_qp_query_paths(), its RMPDV_1.0
+ *				version (the struct without the byte
+ *				counters) and the kernel's version 1 request
+ *				(no entry size), each entry where its
+ *				caller expects it
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
+#include <rdma/rmp_user_ioctl.h>
 
 #include <rmpdv.h>
 
@@ -171,6 +188,104 @@ static void foreign(struct lb *lb, uint32_t handle)
 	printf("qpn %u handle %u\n", lb->a.qp->qp_num, lb->a.qp->handle);
 }
 
+/* The paths of @qp as a caller of the kernel's version 1 asks: no size. */
+static int query_v1(struct ibv_qp *qp, void *buf, size_t len, uint32_t *num)
+{
+	struct {
+		struct ib_uverbs_ioctl_hdr hdr;
+		struct ib_uverbs_attr attr[3];
+	} r = {
+		.hdr = {
+			.length = sizeof(r),
+			.object_id = UVERBS_OBJECT_QP,
+			.method_id = RMP_IB_METHOD_QP_QUERY_PATHS,
+			.num_attrs = 3,
+			.driver_id = RDMA_DRIVER_RXE,
+		},
+		.attr = {
+			{ .attr_id = RMP_IB_ATTR_QP_QUERY_PATHS_HANDLE,
+			  .flags = UVERBS_ATTR_F_MANDATORY,
+			  .data = qp->handle },
+			{ .attr_id = RMP_IB_ATTR_QP_QUERY_PATHS_STATS,
+			  .flags = UVERBS_ATTR_F_MANDATORY, .len = len,
+			  .data = (uintptr_t)buf },
+			{ .attr_id = RMP_IB_ATTR_QP_QUERY_PATHS_NUM,
+			  .flags = UVERBS_ATTR_F_MANDATORY, .len = sizeof(*num),
+			  .data = (uintptr_t)num },
+		},
+	};
+
+	return ioctl(qp->context->cmd_fd, RDMA_VERBS_IOCTL, &r.hdr) ? errno : 0;
+}
+
+#define V1_SIZE offsetof(struct rmpdv_path_stats, sent_bytes)
+
+/* Each way of reading the paths of a QP that wrote 64 KiB agrees. */
+static void sizes(struct lb *lb)
+{
+	int (*query_1_0)(struct ibv_qp *, void *, size_t, size_t *);
+	unsigned char old[5 * V1_SIZE], raw[5 * RMP_IB_PATH_STATS_SIZE_V1];
+	struct rmpdv_path_stats ps[4], o;
+	struct rmp_ib_path_stats k;
+	uint64_t bytes = 0;
+	time_t stop = time(NULL) + 10;
+	uint32_t num = 0;
+	size_t n = 0, i;
+	int err;
+
+	err = rmpdv_qp_set(lb->a.qp, RMPDV_QP_OPT_PATHS, 4);
+	check(!err, "paths 4", err);
+	err = lb_connect(lb);
+	check(!err, "connected", err ? errno : 0);
+	while (!rmpdv_qp_query_paths(lb->a.qp, NULL, 0, &n) && !n &&
+	       time(NULL) < stop)
+		usleep(10000);
+	check(n == 4, "sprays over 4 paths", 0);
+	if (n != 4 || lb_write(lb, 65536))
+		return;
+	err = rmpdv_qp_query_paths(lb->a.qp, ps, 4, &n);
+	check(!err && n == 4, "paths read", err);
+	for (i = 0; i < 4; i++)
+		bytes += ps[i].delivered_bytes;
+	check(bytes >= 65536, "64 KiB delivered, counted in bytes", 0);
+	for (i = 0; i < 4; i++)
+		check(ps[i].sent_bytes >= ps[i].delivered_bytes &&
+		      ps[i].delivered_bytes >= ps[i].delivered,
+		      "a path's bytes add up", 0);
+
+	query_1_0 = dlvsym(RTLD_DEFAULT, "rmpdv_qp_query_paths", "RMPDV_1.0");
+	check(query_1_0, "rmpdv_qp_query_paths@RMPDV_1.0 found", 0);
+	memset(old, 0xa5, sizeof(old));
+	if (query_1_0) {
+		err = query_1_0(lb->a.qp, old, 4, &n);
+		check(!err && n == 4, "paths read by RMPDV_1.0", err);
+	}
+	for (i = 0; i < 4; i++) {
+		memset(&o, 0, sizeof(o));
+		memcpy(&o, old + i * V1_SIZE, V1_SIZE);
+		check(o.sport == ps[i].sport && o.sent == ps[i].sent &&
+		      o.delivered == ps[i].delivered &&
+		      o.replaced == ps[i].replaced,
+		      "RMPDV_1.0 entry in its place", 0);
+	}
+	check(old[4 * V1_SIZE] == 0xa5 && old[5 * V1_SIZE - 1] == 0xa5,
+	      "RMPDV_1.0 wrote nothing past its 4 entries", 0);
+
+	memset(raw, 0xa5, sizeof(raw));
+	err = query_v1(lb->a.qp, raw, 4 * RMP_IB_PATH_STATS_SIZE_V1, &num);
+	check(!err && num == 4, "paths read as version 1 asks", err);
+	for (i = 0; i < 4; i++) {
+		memset(&k, 0, sizeof(k));
+		memcpy(&k, raw + i * RMP_IB_PATH_STATS_SIZE_V1,
+		       RMP_IB_PATH_STATS_SIZE_V1);
+		check(k.sport == ps[i].sport && k.sent == ps[i].sent &&
+		      k.delivered == ps[i].delivered,
+		      "version 1 entry in its place", 0);
+	}
+	check(raw[4 * RMP_IB_PATH_STATS_SIZE_V1] == 0xa5,
+	      "version 1: nothing past 4 entries", 0);
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_context *ctx;
@@ -178,7 +293,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s DEV options|hold|foreign H|other\n",
+		fprintf(stderr, "usage: %s DEV options|hold|foreign H|other|sizes\n",
 			argv[0]);
 		return 2;
 	}
@@ -211,6 +326,8 @@ int main(int argc, char **argv)
 		wait_eof();
 	} else if (!strcmp(argv[2], "other")) {
 		other(&lb);
+	} else if (!strcmp(argv[2], "sizes")) {
+		sizes(&lb);
 	} else {
 		fprintf(stderr, "%s: unknown check %s\n", argv[0], argv[2]);
 		failed = 2;

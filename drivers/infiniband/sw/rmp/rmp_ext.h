@@ -88,6 +88,11 @@ static_assert(sizeof(struct rmp_ext_msg) == 16);
  * Offered only by a device whose ``cc`` knob is ``rcc``.
  */
 #define RMP_EXT_CAP_CREDIT	BIT(1)
+/*
+ * ECN echo: with multipath, the SACKs say which requests arrived CE
+ * marked (Documentation/rmp/wire.rst).
+ */
+#define RMP_EXT_CAP_ECN_ECHO	BIT(2)
 
 int rmp_ext_register(void);
 void rmp_ext_unregister(void);

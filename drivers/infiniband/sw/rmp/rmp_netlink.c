@@ -423,7 +423,11 @@ static int rmp_nl_sink_path(struct rmp_qp_sink *s, u32 idx,
 	    nla_put_u64_64bit(msg, RMP_PATH_A_REVIVALS, st->revivals,
 			      RMP_PATH_A_PAD) ||
 	    nla_put_u64_64bit(msg, RMP_PATH_A_REPLACED, st->replaced,
-			      RMP_PATH_A_PAD)) {
+			      RMP_PATH_A_PAD) ||
+	    nla_put_u64_64bit(msg, RMP_PATH_A_SENT_BYTES, st->sent_bytes,
+			      RMP_PATH_A_PAD) ||
+	    nla_put_u64_64bit(msg, RMP_PATH_A_DELIVERED_BYTES,
+			      st->delivered_bytes, RMP_PATH_A_PAD)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -691,9 +695,10 @@ static void rmp_nl_sizes(void)
 			nla_total_size(strlen(rmp_stats_name(i)) + 1) +
 			nla_total_size_64bit(sizeof(u64));
 	rmp_nl_dev_size = size;
+	/* Index, port, live, in flight, RTT, ECN share; nine counters. */
 	rmp_nl_path_size = nla_total_size(0) +
-			   5 * nla_total_size(sizeof(u32)) +
-			   7 * nla_total_size_64bit(sizeof(u64));
+			   6 * nla_total_size(sizeof(u32)) +
+			   9 * nla_total_size_64bit(sizeof(u64));
 }
 
 /**

@@ -127,13 +127,17 @@ void rmp_qp_schedule(struct rmp_qp *qp)
 /**
  * rmp_qp_multipath() - the peer of an RC QP agreed to multipath
  * @qp: the QP; process context
+ * @ecn_echo: the peer agreed to ECN echo too
  *
  * The QP's work item switches its transport: the responder accepts
- * sprayed WRITEs out of order and acknowledges with SACKs; the requester,
- * if ``paths`` (the QP's or its device's) asks for more than one, sprays.
+ * sprayed WRITEs out of order and acknowledges with SACKs, with ECN echo
+ * the CE marks in them; the requester, if ``paths`` (the QP's or its
+ * device's) asks for more than one, sprays.
  */
-void rmp_qp_multipath(struct rmp_qp *qp)
+void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo)
 {
+	if (ecn_echo)
+		set_bit(RMP_QP_ECN_ECHO, &qp->flags);
 	set_bit(RMP_QP_MULTIPATH, &qp->flags);
 	rmp_qp_schedule(qp);
 }
@@ -641,6 +645,7 @@ static void rmp_qp_reset_attr(struct rmp_qp *qp)
 	qp->attr.port_num = 1;
 	WRITE_ONCE(qp->ext, RMP_EXT_NONE);
 	clear_bit(RMP_QP_MULTIPATH, &qp->flags);
+	clear_bit(RMP_QP_ECN_ECHO, &qp->flags);
 	clear_bit(RMP_QP_CREDIT, &qp->flags);
 	clear_bit(RMP_QP_EXT_KNOWN, &qp->flags);
 }

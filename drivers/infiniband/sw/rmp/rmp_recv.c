@@ -329,7 +329,7 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 		rmp_requester_response(qp, &f, payload, unchecked);
 	else
 		rmp_responder_request(qp, &f, payload, unchecked,
-				      ntohs(uh->source));
+				      ntohs(uh->source), ce);
 	return;
 
 drop:

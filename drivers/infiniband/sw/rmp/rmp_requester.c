@@ -556,8 +556,9 @@ static bool rmp_requester_finish(struct rmp_qp *qp)
 }
 
 /*
- * Multipath: count path deaths, revivals and replacements since last
- * time, and trace the changes seen (one per path and run at most).
+ * Multipath: count path deaths, revivals and replacements, and PSNs echoed
+ * CE marked, since last time, and trace the changes seen (one per path
+ * and run at most).
  */
 static void rmp_requester_count_paths(struct rmp_qp *qp, struct rmp_stats *st)
 {
@@ -589,6 +590,9 @@ static void rmp_requester_count_paths(struct rmp_qp *qp, struct rmp_stats *st)
 	mp->seen_deaths = deaths;
 	mp->seen_revivals = revivals;
 	mp->seen_replaced = replaced;
+	rmp_stats_add(st, RMP_CNT_RX_ECN_ECHOES,
+		      mp->sb.stats.ecn_echoed - mp->seen_ecn_echoed);
+	mp->seen_ecn_echoed = mp->sb.stats.ecn_echoed;
 }
 
 /* Add what the engine counted since last time to the device's counters. */
@@ -666,22 +670,33 @@ static int rmp_requester_place(struct rmp_qp *qp,
 			       rsp->len, RMP_COPY_TO_MR, crc);
 }
 
-/* A SACK (multipath): its block decoded, then the engine's. */
+/*
+ * A SACK (multipath): its blocks decoded, SACK then ECN echo if it says
+ * one follows, which must fill the payload exactly; then the engine's.
+ * An echo is taken in only from a peer that agreed to ECN echo.
+ */
 static void rmp_requester_sack(struct rmp_qp *qp,
 			       const struct rmp_hdr_fields *f,
 			       const void *payload)
 {
 	struct rmp_requester *rq = &qp->requester;
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
+	struct rmp_ecn_echo ce;
 	struct rmp_sack sack;
+	int len, ce_len = 0;
 
-	if (rmp_sack_decode(&sack, payload, f->payload_len) !=
-	    (int)f->payload_len) {
+	len = rmp_sack_decode(&sack, payload, f->payload_len);
+	if (len >= 0 && sack.ecn)
+		ce_len = rmp_ecn_echo_decode(&ce, payload + len,
+					     f->payload_len - len);
+	if (len < 0 || ce_len < 0 || len + ce_len != (int)f->payload_len) {
 		rmp_stats_inc(st, RMP_CNT_RX_DROP_MALFORMED);
 		return;
 	}
 	rmp_stats_inc(st, RMP_CNT_RX_SACKS);
-	rmp_req_sack(&rq->req, rq->answered_at, f, &sack);
+	rmp_req_sack(&rq->req, rq->answered_at, f, &sack,
+		     sack.ecn && test_bit(RMP_QP_ECN_ECHO, &qp->flags) ?
+		     &ce : NULL);
 }
 
 /**

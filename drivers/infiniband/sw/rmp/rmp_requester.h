@@ -19,6 +19,7 @@ struct rmp_qp;
  * @seen_deaths: path deaths already added to the device's counters
  * @seen_revivals: path revivals already added
  * @seen_replaced: entropy replacements already added
+ * @seen_ecn_echoed: PSNs echoed CE marked already added
  * @seen_live: the live paths when last looked at, for tracing changes
  * @seen_sport: each path's UDP source port when last looked at
  * @sb: the scoreboard
@@ -29,6 +30,7 @@ struct rmp_requester_mp {
 	u64 seen_deaths;
 	u64 seen_revivals;
 	u64 seen_replaced;
+	u64 seen_ecn_echoed;
 	u64 seen_live;
 	u16 seen_sport[RMP_PATHS_MAX];
 	struct rmp_sb sb;

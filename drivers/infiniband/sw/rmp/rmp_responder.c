@@ -139,7 +139,8 @@ int rmp_responder_start(struct rmp_qp *qp)
 void rmp_responder_multipath(struct rmp_qp *qp)
 {
 	if (qp->ibqp.qp_type == IB_QPT_RC)
-		rmp_resp_multipath(&qp->responder.resp);
+		rmp_resp_multipath(&qp->responder.resp,
+				   test_bit(RMP_QP_ECN_ECHO, &qp->flags));
 }
 
 /**
@@ -204,20 +205,27 @@ static u16 rmp_responder_ack_sport(const struct rmp_qp *qp)
 
 /*
  * Multipath: an ACK goes out as a SACK of the window as it is now, which
- * acknowledges at least what the ACK did.
+ * acknowledges at least what the ACK did, with ECN echo followed by the CE
+ * marks taken since the last one.
  */
 static void rmp_responder_send_sack(struct rmp_qp *qp,
 				    const struct rmp_resp_reply *r)
 {
 	struct rmp_resp *resp = &qp->responder.resp;
-	u8 block[RMP_SACK_WIRE_MAX];
+	u8 block[RMP_SACK_WIRE_MAX + RMP_ECN_ECHO_WIRE_MAX];
 	struct rmp_hdr_fields f = {};
+	struct rmp_ecn_echo ce;
 	struct rmp_sack s;
-	int len;
+	int len, ce_len;
 
-	if (WARN_ON_ONCE(rmp_rxwin_sack(&resp->win, &s)))
+	if (WARN_ON_ONCE(rmp_resp_sack(resp, &s, &ce)))
 		return;
-	len = rmp_sack_encode(&s, block, sizeof(block));
+	len = rmp_sack_encode(&s, block, RMP_SACK_WIRE_MAX);
+	if (len >= 0 && s.ecn) {
+		ce_len = rmp_ecn_echo_encode(&ce, block + len,
+					     RMP_ECN_ECHO_WIRE_MAX);
+		len = ce_len < 0 ? ce_len : len + ce_len;
+	}
 	if (WARN_ON_ONCE(len < 0))
 		return;
 	f.bth.opcode = RMP_OP_EXT_SACK;
@@ -590,10 +598,11 @@ static bool rmp_responder_checks_late(const struct rmp_responder *rs,
  * @payload: its payload, @f->payload_len bytes
  * @unchecked: the packet, if its ICRC is still to be checked; else NULL
  * @sport: its UDP source port
+ * @ce: it arrived CE marked
  */
 void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			   const void *payload,
-			   const struct sk_buff *unchecked, u16 sport)
+			   const struct sk_buff *unchecked, u16 sport, bool ce)
 {
 	struct rmp_responder *rs = &qp->responder;
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
@@ -608,6 +617,7 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	u32 flags;
 
 	rmp_resp_in_from_hdr(&in, f);
+	in.ce = ce;
 	/* Multipath: a sprayed WRITE may be executed ahead of its turn. */
 	ahead = qp->ibqp.qp_type == IB_QPT_RC &&
 		in.psn != rmp_resp_epsn(&rs->resp);

@@ -51,7 +51,7 @@ int rmp_responder_start(struct rmp_qp *qp);
 void rmp_responder_free(struct rmp_qp *qp);
 void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			   const void *payload,
-			   const struct sk_buff *unchecked, u16 sport);
+			   const struct sk_buff *unchecked, u16 sport, bool ce);
 void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
 		      const struct rmp_hdr_fields *f, const void *payload);
 bool rmp_responder_resume(struct rmp_qp *qp);

@@ -43,6 +43,7 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_PATH_DEATHS] = { .name = "path_deaths" },
 	[RMP_CNT_PATH_REVIVALS] = { .name = "path_revivals" },
 	[RMP_CNT_PATH_REPLACED] = { .name = "path_replaced" },
+	[RMP_CNT_RX_ECN_ECHOES] = { .name = "rx_ecn_echoes" },
 	[RMP_CNT_RX_ECN_MARKED] = { .name = "rx_ecn_marked" },
 	[RMP_CNT_TX_CNPS] = { .name = "tx_cnps" },
 	[RMP_CNT_RX_CNPS] = { .name = "rx_cnps" },

@@ -18,6 +18,10 @@
  * being written on its own (rmp_override_set()); the paths are read
  * between two runs of the QP's transport, through rmp_qp_report(), the
  * function that also fills netlink's QP_GET.
+ *
+ * The paths' entries grew in version 2 of these methods (byte counters):
+ * the caller says how big its entries are, and an older one, which does
+ * not, gets version 1's, so that both read every entry where it is.
  */
 #include <rdma/rmp_user_ioctl.h>
 
@@ -78,10 +82,15 @@ UVERBS_HANDLER(RMP_IB_METHOD_QP_GET_OPT)(struct uverbs_attr_bundle *attrs)
 	return err;
 }
 
-/* rmp_qp_report() into an array of paths; the figures are not wanted. */
+/*
+ * rmp_qp_report() into an array of paths, entries @size bytes apart, room
+ * for @room of them; the figures are not wanted.
+ */
 struct rmp_uverbs_paths {
 	struct rmp_qp_sink sink;
-	struct rmp_ib_path_stats *out;
+	u8 *out;
+	u32 size;
+	u32 room;
 	u32 n;
 };
 
@@ -102,24 +111,46 @@ static int rmp_uverbs_path(struct rmp_qp_sink *s, u32 idx,
 {
 	struct rmp_uverbs_paths *g = container_of(s, struct rmp_uverbs_paths,
 						  sink);
-	struct rmp_ib_path_stats *o;
+	const struct rmp_ib_path_stats o = {
+		.sport = p->sport,
+		.live = live,
+		.inflight = p->inflight,
+		.srtt_ns = p->srtt_ns,
+		.ecn_share = p->ecn,
+		.sent = p->stats.sent,
+		.delivered = p->stats.delivered,
+		.lost = p->stats.lost,
+		.ecn_marked = p->stats.ecn,
+		.deaths = p->stats.deaths,
+		.revivals = p->stats.revivals,
+		.replaced = p->stats.replaced,
+		.sent_bytes = p->stats.sent_bytes,
+		.delivered_bytes = p->stats.delivered_bytes,
+	};
 
-	if (idx >= RMP_PATHS_MAX)
-		return -EINVAL;
-	o = &g->out[idx];
-	o->sport = p->sport;
-	o->live = live;
-	o->inflight = p->inflight;
-	o->srtt_ns = p->srtt_ns;
-	o->ecn_share = p->ecn;
-	o->sent = p->stats.sent;
-	o->delivered = p->stats.delivered;
-	o->lost = p->stats.lost;
-	o->ecn_marked = p->stats.ecn;
-	o->deaths = p->stats.deaths;
-	o->revivals = p->stats.revivals;
-	o->replaced = p->stats.replaced;
+	/* An older caller's entries end sooner; a newer one's get zeros. */
+	if (idx < g->room)
+		memcpy(g->out + idx * g->size, &o, min_t(u32, g->size,
+							 sizeof(o)));
 	g->n = max(g->n, idx + 1);
+	return 0;
+}
+
+/* The size of the caller's entries: its own, or version 1's. */
+static int rmp_uverbs_stats_size(struct uverbs_attr_bundle *attrs, u32 *size)
+{
+	int err;
+
+	*size = RMP_IB_PATH_STATS_SIZE_V1;
+	if (!uverbs_attr_is_valid(attrs, RMP_IB_ATTR_QP_QUERY_PATHS_STATS_SIZE))
+		return 0;
+	err = uverbs_copy_from(size, attrs,
+			       RMP_IB_ATTR_QP_QUERY_PATHS_STATS_SIZE);
+	if (err)
+		return err;
+	if (*size < RMP_IB_PATH_STATS_SIZE_V1 ||
+	    *size > RMP_IB_PATH_STATS_SIZE_MAX || *size % 8)
+		return -EINVAL;
 	return 0;
 }
 
@@ -135,19 +166,26 @@ UVERBS_HANDLER(RMP_IB_METHOD_QP_QUERY_PATHS)(struct uverbs_attr_bundle *attrs)
 			.path = rmp_uverbs_path,
 		},
 	};
-	int err;
+	int len, err;
 
-	g.out = uverbs_zalloc(attrs, RMP_PATHS_MAX * sizeof(*g.out));
-	if (IS_ERR(g.out))
-		return PTR_ERR(g.out);
+	err = rmp_uverbs_stats_size(attrs, &g.size);
+	if (err)
+		return err;
+	/* As many as the caller has room for. */
+	len = uverbs_attr_get_len(attrs, RMP_IB_ATTR_QP_QUERY_PATHS_STATS);
+	if (len > 0)
+		g.room = min_t(u32, len / g.size, RMP_PATHS_MAX);
+	if (g.room) {
+		g.out = uverbs_zalloc(attrs, g.room * g.size);
+		if (IS_ERR(g.out))
+			return PTR_ERR(g.out);
+	}
 	err = rmp_qp_report(to_rmp_qp(ibqp), &g.sink);
 	if (err)
 		return err;
-	if (g.n && uverbs_attr_is_valid(attrs,
-					RMP_IB_ATTR_QP_QUERY_PATHS_STATS)) {
-		/* As many as the caller has room for. */
+	if (g.n && g.room) {
 		err = uverbs_copy_to(attrs, RMP_IB_ATTR_QP_QUERY_PATHS_STATS,
-				     g.out, g.n * sizeof(*g.out));
+				     g.out, min(g.n, g.room) * g.size);
 		if (err)
 			return err;
 	}
@@ -187,7 +225,10 @@ DECLARE_UVERBS_NAMED_METHOD(RMP_IB_METHOD_QP_QUERY_PATHS,
 						UVERBS_ATTR_MIN_SIZE(0),
 						UA_OPTIONAL),
 			    RMP_UVERBS_U32_OUT(RMP_IB_ATTR_QP_QUERY_PATHS_NUM,
-					       UA_MANDATORY));
+					       UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(RMP_IB_ATTR_QP_QUERY_PATHS_STATS_SIZE,
+					       UVERBS_ATTR_TYPE(u32),
+					       UA_OPTIONAL));
 
 ADD_UVERBS_METHODS(rmp_ib_device, UVERBS_OBJECT_DEVICE,
 		   &UVERBS_METHOD(RMP_IB_METHOD_DEV_QUERY));

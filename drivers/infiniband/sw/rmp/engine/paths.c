@@ -9,12 +9,13 @@
  * source port; the others get values drawn from a generator seeded per QP,
  * all distinct, in the range RoCEv2 devices use (0xC000 and up).
  *
- * The engine is told about every packet: sent on a path
- * (rmp_paths_sent()), delivered, with its round-trip time and whether the
+ * The engine is told about every packet, with its payload's size: sent on
+ * a path (rmp_paths_sent()), delivered, with its round-trip time and whether the
  * receiver saw it ECN marked (rmp_paths_delivered()), or lost
  * (rmp_paths_lost()); and it is ticked (rmp_paths_tick()). From that it
  * keeps per path the packets in flight, a smoothed RTT, a smoothed
- * fraction of ECN-marked deliveries and counters.
+ * fraction of ECN-marked deliveries and counters, of packets and of
+ * payload bytes.
  *
  * A live path dies after %RMP_PATHS_DEAD_LOSSES losses with no delivery
  * between, or when it has had packets in flight and delivered nothing for
@@ -212,13 +213,15 @@ u32 rmp_paths_pick(struct rmp_paths *ps, u64 now)
  * rmp_paths_sent() - a packet left on a path
  * @ps: the path set
  * @idx: the path
+ * @bytes: its payload
  * @now: the time (ns)
  */
-void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u64 now)
+void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now)
 {
 	struct rmp_path *p = &ps->path[idx];
 
 	p->stats.sent++;
+	p->stats.sent_bytes += bytes;
 	if (!p->inflight++)
 		p->stalled_since = now;
 }
@@ -248,6 +251,7 @@ static void rmp_paths_resolved(struct rmp_path *p)
  * rmp_paths_delivered() - a packet sent on a path was acknowledged
  * @ps: the path set
  * @idx: the path
+ * @bytes: its payload
  * @now: the time (ns)
  * @rtt_ns: from its transmission to its acknowledgment
  * @ecn: the receiver saw it ECN marked
@@ -255,7 +259,7 @@ static void rmp_paths_resolved(struct rmp_path *p)
  * A delivery on a dead path (a probe, or a packet that was late) brings it
  * back.
  */
-void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
+void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 			 u64 rtt_ns, bool ecn)
 {
 	struct rmp_path *p = &ps->path[idx];
@@ -267,6 +271,7 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
 	ps->last_delivery_ns = now;
 	p->losses = 0;
 	p->stats.delivered++;
+	p->stats.delivered_bytes += bytes;
 	if (ecn)
 		p->stats.ecn++;
 	p->ecn += (mark - (s32)p->ecn) / 8;

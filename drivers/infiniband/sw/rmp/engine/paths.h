@@ -50,6 +50,9 @@ enum rmp_spray {
  * @deaths: times it was declared dead
  * @revivals: times a probe brought it back
  * @replaced: times its entropy was replaced with a fresh value
+ * @sent_bytes: payload bytes sent on it (probes and packets sent again
+ *	included)
+ * @delivered_bytes: payload bytes of the packets the receiver acknowledged
  */
 struct rmp_path_stats {
 	u64 sent;
@@ -59,6 +62,8 @@ struct rmp_path_stats {
 	u64 deaths;
 	u64 revivals;
 	u64 replaced;
+	u64 sent_bytes;
+	u64 delivered_bytes;
 };
 
 /**
@@ -158,8 +163,8 @@ static inline bool rmp_paths_live(const struct rmp_paths *ps, u32 idx)
 
 int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg);
 u32 rmp_paths_pick(struct rmp_paths *ps, u64 now);
-void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u64 now);
-void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u64 now,
+void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now);
+void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 			 u64 rtt_ns, bool ecn);
 void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 now);
 void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx);

@@ -741,8 +741,11 @@ static unsigned int rmp_req_dead_paths(struct rmp_req *r, u64 was_live,
  * @now: current time, ns
  * @f: the packet's parsed headers; its BTH PSN is @s->cum_ack
  * @s: the SACK it carries, decoded (rmp_sack_decode())
+ * @ce: the ECN echo it carries, decoded (rmp_ecn_echo_decode()), or NULL
  *
- * The cumulative part acts like an ACK of @s->cum_ack; with multipath on,
+ * With multipath on, the PSNs in flight that @ce names count as CE marked
+ * when they are delivered (rmp_sb_ecn()). The cumulative part acts like an
+ * ACK of @s->cum_ack; with multipath on,
  * the bitmap then marks held PSNs and finds the lost ones, which
  * rmp_req_next() sends again, and the path set is ticked with the new
  * estimates (rmp_paths_tick()). Without multipath (the peer agreed before
@@ -754,10 +757,11 @@ static unsigned int rmp_req_dead_paths(struct rmp_req *r, u64 was_live,
  */
 unsigned int rmp_req_sack(struct rmp_req *r, u64 now,
 			  const struct rmp_hdr_fields *f,
-			  const struct rmp_sack *s)
+			  const struct rmp_sack *s, const struct rmp_ecn_echo *ce)
 {
 	u32 psn = rmp_psn_mask(f->bth.psn), una = r->una;
 	unsigned int ev = 0;
+	bool fresh;
 	u64 live;
 
 	if (r->qpt != RMP_QPT_RC || r->state >= RMP_REQ_ERROR)
@@ -767,7 +771,17 @@ unsigned int rmp_req_sack(struct rmp_req *r, u64 now,
 		r->stats.bad_rsps++;
 		return 0;
 	}
-	if (rmp_psn_in_window(psn, una, rmp_req_off(r, r->sent_psn))) {
+	fresh = rmp_psn_in_window(psn, una, rmp_req_off(r, r->sent_psn));
+	if (!fresh && psn != rmp_psn_sub(una, 1)) {
+		if (rmp_psn_before(psn, una))
+			r->stats.dup_rsps++;
+		else
+			r->stats.ghost_rsps++;
+		return 0;
+	}
+	if (ce && r->paths)
+		rmp_sb_ecn(r->sb, una, r->sent_psn, ce);
+	if (fresh) {
 		r->msn = f->aeth.msn;
 		if (rmp_req_ack_upto(r, rmp_psn_add(psn, 1), &ev)) {
 			if (r->una != una)
@@ -776,12 +790,6 @@ unsigned int rmp_req_sack(struct rmp_req *r, u64 now,
 		}
 		if (r->una != una)
 			ev |= rmp_req_progress(r, now, una);
-	} else if (psn != rmp_psn_sub(una, 1)) {
-		if (rmp_psn_before(psn, una))
-			r->stats.dup_rsps++;
-		else
-			r->stats.ghost_rsps++;
-		return 0;
 	}
 	if (!r->paths)
 		return ev;
@@ -919,7 +927,7 @@ static void rmp_req_spray(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 		r->probe = -1;
 	pkt->sport = r->paths->path[path].sport;
 	pkt->sprayed = true;
-	rmp_sb_sent(r->sb, r->paths, pkt->psn, path, probe, now);
+	rmp_sb_sent(r->sb, r->paths, pkt->psn, pkt->len, path, probe, now);
 	if (!rmp_psn_before(pkt->psn, r->spray_end))
 		r->spray_end = rmp_psn_add(pkt->psn, 1);
 	r->stats.sprayed++;

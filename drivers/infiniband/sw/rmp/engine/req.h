@@ -431,7 +431,7 @@ unsigned int rmp_req_ack(struct rmp_req *r, u64 now,
 			 struct rmp_req_rsp *out);
 unsigned int rmp_req_sack(struct rmp_req *r, u64 now,
 			  const struct rmp_hdr_fields *f,
-			  const struct rmp_sack *s);
+			  const struct rmp_sack *s, const struct rmp_ecn_echo *ce);
 unsigned int rmp_req_timer(struct rmp_req *r, u64 now);
 u64 rmp_req_deadline(const struct rmp_req *r);
 int rmp_req_fail(struct rmp_req *r, u32 slot, enum rmp_req_status status);

@@ -121,6 +121,8 @@ int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 /**
  * rmp_resp_multipath() - start accepting sprayed WRITEs out of order
  * @resp: responder of an RC QP
+ * @ecn_echo: the peer agreed to ECN echo too: the SACKs tell it which
+ *	requests arrived CE marked
  *
  * For a QP whose peer agreed to multipath, from the moment it agreed: see
  * the design notes. The window becomes %RMP_RXWIN_MAX PSNs wide; nothing
@@ -128,7 +130,7 @@ int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
  *
  * Return: 0, or -EINVAL on UC.
  */
-int rmp_resp_multipath(struct rmp_resp *resp)
+int rmp_resp_multipath(struct rmp_resp *resp, bool ecn_echo)
 {
 	if (resp->uc)
 		return -EINVAL;
@@ -136,7 +138,41 @@ int rmp_resp_multipath(struct rmp_resp *resp)
 		rmp_rxwin_init(&resp->win, resp->win.epsn, RMP_RXWIN_MAX);
 		resp->ooo = true;
 	}
+	resp->ecn_echo = ecn_echo;
 	return 0;
+}
+
+/**
+ * rmp_resp_sack() - the SACK of an acknowledgment, with its ECN echo
+ * @resp: responder that sacks (rmp_resp_sacks())
+ * @s: filled in from the receive window as it is now
+ * @ce: with ECN echo, filled in with the PSNs taken CE marked since the
+ *	last SACK, which are then forgotten; &rmp_sack.ecn says whether
+ *	there are any
+ *
+ * Return: 0, or -EAGAIN as rmp_rxwin_sack(); nothing changes then.
+ */
+int rmp_resp_sack(struct rmp_resp *resp, struct rmp_sack *s,
+		  struct rmp_ecn_echo *ce)
+{
+	int err = rmp_rxwin_sack(&resp->win, s);
+
+	if (err || rmp_ecn_echo_empty(&resp->ce))
+		return err;
+	*ce = resp->ce;
+	memset(&resp->ce, 0, sizeof(resp->ce));
+	s->ecn = true;
+	return 0;
+}
+
+/*
+ * A request was taken: one that came CE marked is echoed, if it fits
+ * with the marks pending (see rmp_ecn_echo_note()).
+ */
+static void rmp_resp_taken(struct rmp_resp *resp, const struct rmp_resp_in *in)
+{
+	if (resp->ecn_echo && in->ce)
+		rmp_ecn_echo_note(&resp->ce, in->psn);
 }
 
 static void rmp_resp_ack(struct rmp_resp *resp, struct rmp_resp_reply *reply,
@@ -622,6 +658,7 @@ static void rmp_resp_held(struct rmp_resp *resp, enum rmp_resp_status status,
 		return;
 	}
 	rmp_rxwin_accept(&resp->win, in->psn);
+	rmp_resp_taken(resp, in);
 	resp->unacked++;
 	if (in->ackreq || (resp->ack_every && resp->unacked >= resp->ack_every))
 		rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(),
@@ -684,6 +721,7 @@ int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 	resp->nak_sent = false;
 	switch (status) {
 	case RMP_RESP_OK:
+		rmp_resp_taken(resp, in);
 		break;
 	case RMP_RESP_RNR:
 		rmp_resp_ack(resp, &out->reply,

@@ -102,6 +102,7 @@ struct rmp_resp_res {
  * @va: RETH or AtomicETH virtual address
  * @rkey: RETH or AtomicETH R_Key
  * @dma_len: RETH DMA length
+ * @ce: it arrived CE marked (its IP header's ECN field)
  *
  * @va, @rkey and @dma_len are read only for opcodes that carry them.
  */
@@ -113,6 +114,7 @@ struct rmp_resp_in {
 	u64 va;
 	u32 rkey;
 	u32 dma_len;
+	bool ce;
 };
 
 /**
@@ -304,6 +306,7 @@ enum rmp_resp_msg {
  * @min_rnr_timer: RNR timer code
  * @access: RMP_RESP_ALLOW_* bits
  * @ooo: sprayed WRITEs are accepted out of order (multipath)
+ * @ecn_echo: the SACKs echo CE marks (rmp_resp_sack())
  * @win: receive window; @win.epsn is the expected PSN
  * @msn: message sequence number: messages completed, modulo 2^24
  * @msg: &enum rmp_resp_msg in progress
@@ -324,6 +327,7 @@ enum rmp_resp_msg {
  * @nres: entries in @res (max_dest_rd_atomic)
  * @res_head: slot the next resource takes
  * @res_count: resources in use, the newest just before @res_head
+ * @ce: with @ecn_echo, the PSNs taken CE marked since the last SACK
  */
 struct rmp_resp {
 	bool uc;
@@ -332,6 +336,7 @@ struct rmp_resp {
 	u8 min_rnr_timer;
 	u8 access;
 	bool ooo;
+	bool ecn_echo;
 
 	struct rmp_rxwin win;
 	u32 msn;
@@ -352,6 +357,8 @@ struct rmp_resp {
 	u32 nres;
 	u32 res_head;
 	u32 res_count;
+
+	struct rmp_ecn_echo ce;
 };
 
 /**
@@ -370,8 +377,8 @@ static inline u32 rmp_resp_epsn(const struct rmp_resp *resp)
  * @resp: responder
  *
  * With out-of-order acceptance, an ACK (not a NAK) goes out as a selective
- * acknowledgment: the caller builds its bitmap from @resp->win with
- * rmp_rxwin_sack() when it sends it, so it is current.
+ * acknowledgment: the caller builds it with rmp_resp_sack() when it sends
+ * it, so it is current.
  *
  * Return: true if ACKs are sent as SACKs.
  */
@@ -428,7 +435,9 @@ static inline void rmp_resp_in_from_hdr(struct rmp_resp_in *in,
 
 int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 		  struct rmp_resp_res *res, u32 nres);
-int rmp_resp_multipath(struct rmp_resp *resp);
+int rmp_resp_multipath(struct rmp_resp *resp, bool ecn_echo);
+int rmp_resp_sack(struct rmp_resp *resp, struct rmp_sack *s,
+		  struct rmp_ecn_echo *ce);
 bool rmp_resp_will_execute(const struct rmp_resp *resp,
 			   const struct rmp_resp_in *in);
 int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,

@@ -36,13 +36,20 @@
  * no bit after highest, highest's own bit is set when the bitmap reaches
  * it, and reserved bits are zero.  Every encoding is canonical, so a
  * mangled block is far more likely to be refused than misread.
+ *
+ * The ECN echo tells the requester which PSNs arrived CE marked, so that
+ * it can blame the paths they took. It travels in the SACKs (a flag in the
+ * SACK's header, a block after it) between peers that agreed to it, and
+ * reports the marks taken since the previous SACK: a bitmap of up to 256
+ * PSNs from a base PSN. The PSNs received between two acknowledgments lie
+ * close together, however the paths reorder them; a mark that does not
+ * fit in 256 PSNs with those pending is not echoed (ECN is a share, not a
+ * count to keep exact), and neither are the marks of a SACK that is lost.
+ * The base is a multiple of 64 at the responder, so that taking an
+ * earlier PSN moves whole words; on the wire, leading and trailing zero
+ * words are cut, which keeps the encoding canonical.
  */
 #include "rxwin.h"
-
-static inline unsigned int rmp_ctz64(u64 x)
-{
-	return __builtin_ctzll(x);
-}
 
 /* The low n bits, 0 < n <= 64. */
 static inline u64 rmp_low_bits(u32 n)
@@ -316,6 +323,7 @@ int rmp_sack_encode(const struct rmp_sack *s, void *buf, size_t len)
 
 	p->version = RMP_SACK_VERSION;
 	p->nwords = nwords;
+	p->flags = s->ecn ? RMP_SACK_F_ECN : 0;
 	p->rsvd = 0;
 	p->cum_ack = cpu_to_be32(s->cum_ack);
 	p->highest = cpu_to_be32(s->highest);
@@ -344,7 +352,7 @@ int rmp_sack_decode(struct rmp_sack *s, const void *buf, size_t len)
 	if (len < RMP_SACK_WIRE_MIN)
 		return -EINVAL;
 	if (p->version != RMP_SACK_VERSION || p->rsvd ||
-	    p->nwords > RMP_SACK_MAX_WORDS)
+	    (p->flags & ~RMP_SACK_F_ECN) || p->nwords > RMP_SACK_MAX_WORDS)
 		return -EINVAL;
 	need = RMP_SACK_WIRE_MIN + p->nwords * sizeof(__be32);
 	if (len < need)
@@ -354,6 +362,7 @@ int rmp_sack_decode(struct rmp_sack *s, const void *buf, size_t len)
 
 	t.cum_ack = be32_to_cpu(p->cum_ack);
 	t.highest = be32_to_cpu(p->highest);
+	t.ecn = p->flags & RMP_SACK_F_ECN;
 	t.nbits = rmp_sack_nbits(t.cum_ack, t.highest);
 	for (j = 0; j < p->nwords; j++)
 		t.bitmap[j / 2] |= (u64)be32_to_cpu(p->bitmap[j]) << (j % 2 * 32);
@@ -361,5 +370,116 @@ int rmp_sack_decode(struct rmp_sack *s, const void *buf, size_t len)
 		return -EINVAL;
 
 	*s = t;
+	return (int)need;
+}
+
+/**
+ * rmp_ecn_echo_note() - a PSN arrived CE marked
+ * @e: pending ECN echo, empty or as earlier calls left it
+ * @psn: the PSN, new to the receive window
+ *
+ * Return: 0, or -ENOSPC if @psn does not fit with the PSNs already marked
+ * (more than %RMP_ECN_ECHO_BITS apart); @e is then unchanged.
+ */
+int rmp_ecn_echo_note(struct rmp_ecn_echo *e, u32 psn)
+{
+	const u32 nwords = ARRAY_SIZE(e->bitmap);
+	u32 first = rmp_psn_mask(psn) & ~63U, shift, i;
+
+	if (rmp_ecn_echo_empty(e)) {
+		e->base = first;
+	} else if (rmp_psn_before(first, e->base)) {
+		shift = rmp_psn_sub(e->base, first) / 64;
+		if (shift >= nwords)
+			return -ENOSPC;
+		for (i = nwords - shift; i < nwords; i++)
+			if (e->bitmap[i])
+				return -ENOSPC;
+		memmove(&e->bitmap[shift], e->bitmap,
+			(nwords - shift) * sizeof(e->bitmap[0]));
+		memset(e->bitmap, 0, shift * sizeof(e->bitmap[0]));
+		e->base = first;
+	}
+	i = rmp_psn_sub(psn, e->base);
+	if (i >= RMP_ECN_ECHO_BITS)
+		return -ENOSPC;
+	e->bitmap[i / 64] |= 1ULL << (i % 64);
+	return 0;
+}
+
+/* Word @j (32 bits) of an ECN echo's bitmap. */
+static u32 rmp_ecn_echo_word(const struct rmp_ecn_echo *e, u32 j)
+{
+	return (u32)(e->bitmap[j / 2] >> (j % 2 * 32));
+}
+
+/**
+ * rmp_ecn_echo_encode() - write an ECN echo block
+ * @e: ECN echo, not empty
+ * @buf: destination, any alignment
+ * @len: bytes available at @buf
+ *
+ * Return: the number of bytes written (%RMP_ECN_ECHO_WIRE_MIN to
+ * %RMP_ECN_ECHO_WIRE_MAX), -EINVAL if @e is empty, or -ENOSPC if @len is
+ * too small.
+ */
+int rmp_ecn_echo_encode(const struct rmp_ecn_echo *e, void *buf, size_t len)
+{
+	struct rmp_ecn_echo_wire *p = buf;
+	u32 first = RMP_ECN_ECHO_WORDS, last = 0, j;
+	size_t need;
+
+	for (j = 0; j < RMP_ECN_ECHO_WORDS; j++) {
+		if (!rmp_ecn_echo_word(e, j))
+			continue;
+		if (first == RMP_ECN_ECHO_WORDS)
+			first = j;
+		last = j;
+	}
+	if (first == RMP_ECN_ECHO_WORDS)
+		return -EINVAL;
+	need = offsetof(struct rmp_ecn_echo_wire, bitmap) +
+	       (last - first + 1) * sizeof(__be32);
+	if (len < need)
+		return -ENOSPC;
+	p->nwords_base = cpu_to_be32((last - first + 1) << 24 |
+				     rmp_psn_add(e->base, 32 * first));
+	for (j = first; j <= last; j++)
+		p->bitmap[j - first] = cpu_to_be32(rmp_ecn_echo_word(e, j));
+	return (int)need;
+}
+
+/**
+ * rmp_ecn_echo_decode() - read and validate an ECN echo block
+ * @e: filled in on success, untouched otherwise
+ * @buf: received bytes, any alignment
+ * @len: bytes available at @buf; bytes after the block are not read
+ *
+ * Return: the length of the block in bytes, or -EINVAL if it is truncated
+ * or not in its one encoding (a word count of 0 or above
+ * %RMP_ECN_ECHO_WORDS, a zero first or last word).
+ */
+int rmp_ecn_echo_decode(struct rmp_ecn_echo *e, const void *buf, size_t len)
+{
+	const struct rmp_ecn_echo_wire *p = buf;
+	struct rmp_ecn_echo t = {};
+	u32 head, nwords, j;
+	size_t need;
+
+	if (len < RMP_ECN_ECHO_WIRE_MIN)
+		return -EINVAL;
+	head = be32_to_cpu(p->nwords_base);
+	nwords = head >> 24;
+	if (!nwords || nwords > RMP_ECN_ECHO_WORDS)
+		return -EINVAL;
+	need = offsetof(struct rmp_ecn_echo_wire, bitmap) +
+	       nwords * sizeof(__be32);
+	if (len < need || !p->bitmap[0] || !p->bitmap[nwords - 1])
+		return -EINVAL;
+	t.base = head & RMP_PSN_MASK;
+	for (j = 0; j < nwords; j++)
+		t.bitmap[j / 2] |= (u64)be32_to_cpu(p->bitmap[j]) <<
+				   (j % 2 * 32);
+	*e = t;
 	return (int)need;
 }

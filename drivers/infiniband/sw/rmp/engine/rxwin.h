@@ -9,6 +9,12 @@
 #include "compat.h"
 #include "psn.h"
 
+/* The index of the lowest set bit of @x, not 0. */
+static inline unsigned int rmp_ctz64(u64 x)
+{
+	return __builtin_ctzll(x);
+}
+
 #define RMP_RXWIN_MIN		64U
 #define RMP_RXWIN_MAX		1024U
 #define RMP_RXWIN_WORDS		(RMP_RXWIN_MAX / 64)
@@ -67,6 +73,8 @@ bool rmp_rxwin_has(const struct rmp_rxwin *w, u32 psn);
  * @highest: highest PSN received; equal to @cum_ack when nothing is held
  * @nbits: number of valid bits in @bitmap, rmp_sack_nbits() of the above
  * @bitmap: bit i set means PSN @cum_ack + 2 + i was received
+ * @ecn: an ECN echo block (&struct rmp_ecn_echo) follows the SACK's on the
+ *	wire
  *
  * PSN @cum_ack + 1 needs no bit: had it arrived, it would be acknowledged
  * cumulatively. PSNs after @cum_ack + 1 + %RMP_SACK_MAX_BITS are not
@@ -77,6 +85,7 @@ struct rmp_sack {
 	u32 highest;
 	u32 nbits;
 	u64 bitmap[RMP_SACK_MAX_BITS / 64];
+	bool ecn;
 };
 
 /**
@@ -84,6 +93,7 @@ struct rmp_sack {
  * @version: %RMP_SACK_VERSION
  * @nwords: number of @bitmap words present, at most %RMP_SACK_MAX_WORDS;
  *	trailing zero words are never sent
+ * @flags: %RMP_SACK_F_ECN or zero
  * @rsvd: zero
  * @cum_ack: resv:8 PSN:24, &rmp_sack.cum_ack
  * @highest: resv:8 PSN:24, &rmp_sack.highest
@@ -95,11 +105,15 @@ struct rmp_sack {
 struct rmp_sack_wire {
 	u8 version;
 	u8 nwords;
-	__be16 rsvd;
+	u8 flags;
+	u8 rsvd;
 	__be32 cum_ack;
 	__be32 highest;
 	__be32 bitmap[RMP_SACK_MAX_WORDS];
 } __packed;
+
+/* &rmp_sack_wire.flags: an ECN echo block follows (&rmp_sack.ecn). */
+#define RMP_SACK_F_ECN		0x80
 
 #define RMP_SACK_WIRE_MIN	offsetof(struct rmp_sack_wire, bitmap)
 #define RMP_SACK_WIRE_MAX	sizeof(struct rmp_sack_wire)
@@ -129,6 +143,78 @@ bool rmp_sack_has(const struct rmp_sack *s, u32 psn);
 int rmp_sack_next_hole(const struct rmp_sack *s, u32 from);
 int rmp_sack_encode(const struct rmp_sack *s, void *buf, size_t len);
 int rmp_sack_decode(struct rmp_sack *s, const void *buf, size_t len);
+
+/* ECN echo: the PSNs received CE marked since the last acknowledgment. */
+#define RMP_ECN_ECHO_BITS	256U
+#define RMP_ECN_ECHO_WORDS	(RMP_ECN_ECHO_BITS / 32)
+
+/**
+ * struct rmp_ecn_echo - ECN echo, host form
+ * @base: PSN of bit 0
+ * @bitmap: bit i set means PSN @base + i arrived CE marked
+ *
+ * Empty when @bitmap is all zero. The responder keeps @base a multiple
+ * of 64 (rmp_ecn_echo_note()); one read from the wire has any @base.
+ */
+struct rmp_ecn_echo {
+	u32 base;
+	u64 bitmap[RMP_ECN_ECHO_BITS / 64];
+};
+
+/**
+ * struct rmp_ecn_echo_wire - ECN echo block as carried after a SACK's
+ * @nwords_base: nwords:8 base:24; nwords, 1 to %RMP_ECN_ECHO_WORDS, is
+ *	the number of @bitmap words present, the first and the last of them
+ *	not zero; base is &rmp_ecn_echo.base
+ * @bitmap: word j bit k (k = 0 is the least significant) is
+ *	&rmp_ecn_echo.bitmap bit 32 * j + k
+ *
+ * The block is 4 + 4 * nwords bytes long, 8 to 36.
+ */
+struct rmp_ecn_echo_wire {
+	__be32 nwords_base;
+	__be32 bitmap[RMP_ECN_ECHO_WORDS];
+} __packed;
+
+#define RMP_ECN_ECHO_WIRE_MIN	(offsetof(struct rmp_ecn_echo_wire, bitmap) + 4)
+#define RMP_ECN_ECHO_WIRE_MAX	sizeof(struct rmp_ecn_echo_wire)
+
+static_assert(RMP_ECN_ECHO_WIRE_MIN == 8);
+static_assert(RMP_ECN_ECHO_WIRE_MAX == 36);
+
+/**
+ * rmp_ecn_echo_empty() - whether an ECN echo reports nothing
+ * @e: ECN echo
+ *
+ * Return: true if no PSN is marked.
+ */
+static inline bool rmp_ecn_echo_empty(const struct rmp_ecn_echo *e)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(e->bitmap); i++)
+		if (e->bitmap[i])
+			return false;
+	return true;
+}
+
+/**
+ * rmp_ecn_echo_has() - whether an ECN echo reports a PSN CE marked
+ * @e: ECN echo
+ * @psn: PSN to look up
+ *
+ * Return: true if @psn is marked.
+ */
+static inline bool rmp_ecn_echo_has(const struct rmp_ecn_echo *e, u32 psn)
+{
+	u32 i = rmp_psn_sub(psn, e->base);
+
+	return i < RMP_ECN_ECHO_BITS && (e->bitmap[i / 64] >> (i % 64) & 1);
+}
+
+int rmp_ecn_echo_note(struct rmp_ecn_echo *e, u32 psn);
+int rmp_ecn_echo_encode(const struct rmp_ecn_echo *e, void *buf, size_t len);
+int rmp_ecn_echo_decode(struct rmp_ecn_echo *e, const void *buf, size_t len);
 
 /**
  * rmp_sack_for_each_hole() - walk the PSNs a SACK reports missing

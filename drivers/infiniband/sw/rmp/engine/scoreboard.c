@@ -21,7 +21,10 @@
  * Every record changes hands with the path set: a send, a delivery, a loss
  * are told to it (rmp_paths_sent(), rmp_paths_delivered(),
  * rmp_paths_lost()), so its per-path counts of packets in flight stay
- * true. Nothing here allocates or reads a clock.
+ * true. A delivery counts as ECN marked when the responder's ECN echo
+ * (rmp_sb_ecn()) named the PSN before the acknowledgment of it came: the
+ * path set's ECN share, and the weighted spraying, follow the marks.
+ * Nothing here allocates or reads a clock.
  */
 #include "scoreboard.h"
 
@@ -89,6 +92,7 @@ static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
  * @sb: scoreboard
  * @ps: the QP's path set
  * @psn: the PSN, first sent or sent again
+ * @len: its payload (bytes)
  * @path: the path it took
  * @probe: it probes @path, which is dead
  * @now: the time (ns)
@@ -97,7 +101,7 @@ static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
  * counts that copy lost.
  */
 void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
-		 u32 path, bool probe, u64 now)
+		 u32 len, u32 path, bool probe, u64 now)
 {
 	struct rmp_sb_rec *rec = rmp_sb_rec(sb, psn);
 
@@ -106,12 +110,14 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 	rmp_sb_unlose(sb, rec);
 	rec->sent_ns = now;
 	rec->stamp = sb->stamp[path]++;
+	rec->len = len;
 	rec->path = (u8)path;
 	rec->probe = probe;
+	rec->ce = false;
 	rec->state = RMP_SB_SENT;
 	if (probe && !sb->nprobes++)
 		sb->probe_sent_ns = now;
-	rmp_paths_sent(ps, path, now);
+	rmp_paths_sent(ps, path, len, now);
 }
 
 /* A record in state SENT was delivered. */
@@ -121,7 +127,8 @@ static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
 	u32 next = rec->stamp + 1;
 
 	rmp_sb_settle(sb, rec);
-	rmp_paths_delivered(ps, rec->path, now, now - rec->sent_ns, false);
+	rmp_paths_delivered(ps, rec->path, rec->len, now, now - rec->sent_ns,
+			    rec->ce);
 	if ((s32)(next - sb->delivered[rec->path]) > 0)
 		sb->delivered[rec->path] = next;
 }
@@ -237,6 +244,42 @@ u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
 	i = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_OVERTAKEN, 0);
 	sb->stats.lost += i;
 	return i;
+}
+
+/**
+ * rmp_sb_ecn() - take in an ECN echo: PSNs the receiver saw CE marked
+ * @sb: scoreboard
+ * @una: the oldest unacknowledged PSN, before the acknowledgment that
+ *	carries the echo is acted on
+ * @end: one past the highest PSN sent
+ * @ce: the echo, decoded
+ *
+ * Each PSN it names that is in flight in [@una, @end) counts as CE marked
+ * when it is delivered (rmp_paths_delivered()); call it before the
+ * acknowledgment that carries it. Other PSNs are ignored, so a forged or
+ * stale echo marks nothing that is not in flight.
+ */
+void rmp_sb_ecn(struct rmp_sb *sb, u32 una, u32 end,
+		const struct rmp_ecn_echo *ce)
+{
+	u32 span = rmp_psn_sub(end, una), i;
+	struct rmp_sb_rec *rec;
+	u64 word;
+
+	for (i = 0; i < RMP_ECN_ECHO_BITS; i += 64) {
+		for (word = ce->bitmap[i / 64]; word; word &= word - 1) {
+			u32 psn = rmp_psn_add(ce->base,
+					      i + rmp_ctz64(word));
+
+			if (rmp_psn_sub(psn, una) >= span)
+				continue;
+			rec = rmp_sb_rec(sb, psn);
+			if (rec->state != RMP_SB_SENT || rec->ce)
+				continue;
+			rec->ce = true;
+			sb->stats.ecn_echoed++;
+		}
+	}
 }
 
 /**

@@ -37,16 +37,20 @@ enum rmp_sb_state {
  * struct rmp_sb_rec - one PSN's record
  * @sent_ns: when it was last sent
  * @stamp: its place in its path's sending order, from &rmp_sb.stamp
+ * @len: its payload (bytes)
  * @path: the path it last took
  * @state: &enum rmp_sb_state
  * @probe: it went on a dead path to probe it, and is still in flight
+ * @ce: the receiver echoed it CE marked (it is still in flight)
  */
 struct rmp_sb_rec {
 	u64 sent_ns;
 	u32 stamp;
+	u32 len;
 	u8 path;
 	u8 state;
 	bool probe;
+	bool ce;
 };
 
 /**
@@ -55,12 +59,14 @@ struct rmp_sb_rec {
  * @sacked: PSNs a SACK reported held beyond the cumulative ACK
  * @lost: PSNs declared lost by later deliveries on their path
  * @dead_moved: PSNs declared lost because their path died
+ * @ecn_echoed: PSNs in flight an ECN echo reported CE marked
  */
 struct rmp_sb_stats {
 	u64 sacks;
 	u64 sacked;
 	u64 lost;
 	u64 dead_moved;
+	u64 ecn_echoed;
 };
 
 /**
@@ -92,11 +98,13 @@ struct rmp_sb {
 
 int rmp_sb_init(struct rmp_sb *sb, struct rmp_sb_rec *rec, u32 nrec);
 void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
-		 u32 path, bool probe, u64 now);
+		 u32 len, u32 path, bool probe, u64 now);
 void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
 		  u32 to, u64 now);
 u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
 		const struct rmp_sack *s, u64 now);
+void rmp_sb_ecn(struct rmp_sb *sb, u32 una, u32 end,
+		const struct rmp_ecn_echo *ce);
 u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		     u32 end, u32 path, u64 now);
 u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end);

@@ -4,8 +4,8 @@
  * over a path set, a simulated fabric of links (ECMP by UDP source port,
  * each link first-in first-out with its own delay, loss and failure)
  * carries them, and the responder engine accepts them out of order and
- * answers with SACKs. Every byte is checked where it landed; a fake clock
- * drives time.
+ * answers with SACKs, which echo the CE marks a link put on the requests.
+ * Every byte is checked where it landed; a fake clock drives time.
  */
 #include <kunit/test.h>
 
@@ -28,17 +28,20 @@
 struct fab_pkt {
 	u64 at;
 	struct rmp_req_pkt pkt;		/* a request */
+	bool ce;			/* marked CE on its way */
 	u32 psn;			/* or a response: BTH PSN */
 	u8 syndrome;			/* AETH */
 	u32 msn;
 	bool is_sack;
 	struct rmp_sack sack;
+	struct rmp_ecn_echo echo;	/* if sack.ecn */
 };
 
 struct fab_link {
 	u64 delay;
 	u32 loss;		/* per mille */
 	u64 down_from;		/* 0: never */
+	bool ce;		/* marks every packet CE */
 	u64 last;		/* arrival time of the newest packet */
 	u32 head, tail;
 	struct fab_pkt q[LINK_Q];
@@ -51,6 +54,8 @@ struct mp_case {
 	u64 down_from[LINKS];
 	bool sends;		/* every fourth WQE a SEND */
 	u32 max_retrans;	/* bound on retransmissions */
+	u8 spray;		/* enum rmp_spray */
+	bool echo;		/* SACKs echo CE marks */
 };
 
 struct mp_env {
@@ -69,6 +74,8 @@ struct mp_env {
 	u8 *recvd;		/* WQES * SEND_LEN bytes */
 	u32 nrecv;		/* SENDs begun at the responder */
 	u32 posted, completed;
+	u64 sprayed_bytes;	/* payload of the sprayed packets sent */
+	u32 on_link[LINKS];	/* packets sent on each link */
 	u64 now;
 	u32 rng;
 };
@@ -109,6 +116,7 @@ static void fab_put(struct kunit *test, struct mp_env *e, struct fab_link *l,
 	slot = &l->q[l->tail++ % LINK_Q];
 	*slot = *p;
 	slot->at = at;
+	slot->ce = l->ce;
 }
 
 static const struct fab_pkt *fab_peek(const struct fab_link *l, u64 now)
@@ -131,7 +139,8 @@ static void mp_reply(struct kunit *test, struct mp_env *e,
 	p.msn = reply->msn;
 	if (rmp_resp_sacks(&e->resp) &&
 	    rmp_aeth_syn_type(reply->syndrome) == RMP_AETH_ACK) {
-		KUNIT_ASSERT_EQ(test, rmp_rxwin_sack(&e->resp.win, &p.sack), 0);
+		KUNIT_ASSERT_EQ(test, rmp_resp_sack(&e->resp, &p.sack, &p.echo),
+				0);
 		p.psn = p.sack.cum_ack;
 		p.is_sack = true;
 	}
@@ -158,13 +167,14 @@ static u8 mp_opcode(const struct rmp_req_pkt *pkt)
 
 /* A request packet reaches the responder: judge, place, answer. */
 static void mp_request(struct kunit *test, struct mp_env *e,
-		       const struct rmp_req_pkt *pkt)
+		       const struct fab_pkt *p)
 {
+	const struct rmp_req_pkt *pkt = &p->pkt;
 	u32 wqe = e->wqe_of_slot[pkt->slot], i;
 	struct rmp_resp_in in = {
 		.psn = pkt->psn, .opcode = mp_opcode(pkt),
 		.ackreq = pkt->ackreq, .payload_len = pkt->len,
-		.rkey = 0x77,
+		.rkey = 0x77, .ce = p->ce,
 	};
 	struct rmp_resp_out out;
 
@@ -208,7 +218,8 @@ static void mp_response(struct mp_env *e, const struct fab_pkt *p)
 	f.aeth.syndrome = p->syndrome;
 	f.aeth.msn = p->msn;
 	if (p->is_sack)
-		rmp_req_sack(&e->r, e->now, &f, &p->sack);
+		rmp_req_sack(&e->r, e->now, &f, &p->sack,
+			     p->sack.ecn ? &p->echo : NULL);
 	else
 		rmp_req_ack(&e->r, e->now, &f, &rsp);
 }
@@ -251,7 +262,7 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 		.ooo = true, .win_size = RMP_RXWIN_MAX,
 	};
 	struct rmp_paths_cfg pcfg = {
-		.npaths = NPATHS, .spray = RMP_SPRAY_RR, .seed = 0x11,
+		.npaths = NPATHS, .spray = c->spray, .seed = 0x11,
 		.dead_after_ns = 2 * MS, .probe_every_ns = 1 * MS,
 		.flowlet_gap_ns = 50 * US,
 	};
@@ -274,6 +285,7 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->sb, e->rec, RMP_RXWIN_MAX), 0);
 	KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb), 0);
 	KUNIT_ASSERT_EQ(test, rmp_resp_init(&e->resp, &qcfg, e->res, NRES), 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_multipath(&e->resp, c->echo), 0);
 }
 
 static void mp_run(struct kunit *test, struct mp_env *e,
@@ -289,7 +301,7 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 				    "stuck: %u done", e->completed);
 		for (i = 0; i < LINKS; i++) {
 			while ((p = fab_peek(&e->fwd[i], e->now))) {
-				mp_request(test, e, &p->pkt);
+				mp_request(test, e, p);
 				e->fwd[i].head++;
 			}
 		}
@@ -304,6 +316,9 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 		if (e->now >= next_send && !rmp_req_next(&e->r, e->now, &pkt)) {
 			struct fab_pkt fp = { .pkt = pkt };
 
+			if (pkt.sprayed)
+				e->sprayed_bytes += pkt.len;
+			e->on_link[fab_link_of(pkt.sport)]++;
 			fab_put(test, e, &e->fwd[fab_link_of(pkt.sport)], &fp);
 			next_send = e->now + SEND_GAP;
 		}
@@ -314,18 +329,20 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 
 static const struct mp_case mp_cases[] = {
 	{ "4 links, no loss, skewed delays",
-	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0 },
+	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
+	  RMP_SPRAY_RR, false },
 	{ "equal links, no loss, SENDs between WRITEs",
-	  { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {}, true, 0 },
+	  { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {}, true, 0,
+	  RMP_SPRAY_RR, false },
 	{ "2% loss on every link",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 160 },
+	  true, 160, RMP_SPRAY_RR, false },
 	{ "one link 20% loss",
 	  { 30 * US, 30 * US, 30 * US, 30 * US }, { 0, 200, 0, 0 }, {},
-	  false, 200 },
+	  false, 200, RMP_SPRAY_RR, false },
 	{ "one link goes dark at 200 us",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 300 },
+	  true, 300, RMP_SPRAY_RR, false },
 };
 
 static void mp_desc(const struct mp_case *c, char *desc)
@@ -339,6 +356,7 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 {
 	const struct mp_case *c = test->param_value;
 	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u64 written = 0, sent = 0, delivered = 0;
 	u32 w, off, bad = 0, used = 0, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
@@ -348,6 +366,7 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 	for (w = 0; w < WQES; w++) {
 		bool send = c->sends && w % 4 == 3;
 
+		written += send ? 0 : WQE_LEN;
 		for (off = 0; off < (send ? SEND_LEN : WQE_LEN); off++) {
 			u8 got = send ? e->recvd[(w / 4) * SEND_LEN + off] :
 					e->remote[w * WQE_LEN + off];
@@ -357,10 +376,24 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0U);
 	KUNIT_EXPECT_LE(test, (u32)e->r.stats.retrans, c->max_retrans);
-	for (i = 0; i < NPATHS; i++)
+	for (i = 0; i < NPATHS; i++) {
 		used += e->ps.path[i].stats.delivered > 0;
+		sent += e->ps.path[i].stats.sent_bytes;
+		delivered += e->ps.path[i].stats.delivered_bytes;
+	}
 	KUNIT_EXPECT_GT(test, used, NPATHS / 2);
 	KUNIT_EXPECT_GT(test, e->r.stats.sprayed, 0ULL);
+	/*
+	 * Every sprayed byte counts where it was sent; WRITE bytes are
+	 * delivered once each, unless their copy in flight was given up
+	 * (declared lost, then acknowledged before it was sent again).
+	 */
+	KUNIT_EXPECT_EQ(test, sent, e->sprayed_bytes);
+	KUNIT_EXPECT_LE(test, delivered, written);
+	if (!c->max_retrans) {
+		KUNIT_EXPECT_EQ(test, sent, written);
+		KUNIT_EXPECT_EQ(test, delivered, written);
+	}
 	kunit_info(test, "%u packets, %u sprayed, %u sent again (%u selectively), %u timeouts, %u ms\n",
 		   (u32)e->r.stats.pkts, (u32)e->r.stats.sprayed,
 		   (u32)e->r.stats.retrans, (u32)e->r.stats.sel_retrans,
@@ -375,7 +408,7 @@ static void rmp_multipath__dead_link_paths_die(struct kunit *test)
 {
 	const struct mp_case c = {
 		"dark link", { 20 * US, 20 * US, 20 * US, 20 * US }, {},
-		{ 0, 0, 0, 1 }, false, 0,
+		{ 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false,
 	};
 	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	u32 i, dark = 0, died = 0;
@@ -392,9 +425,65 @@ static void rmp_multipath__dead_link_paths_die(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
 }
 
+/* The link most of the paths hash to. */
+static u32 mp_busiest_link(const struct mp_env *e)
+{
+	u32 n[LINKS] = {}, i, best = 0;
+
+	for (i = 0; i < NPATHS; i++)
+		n[fab_link_of(e->ps.path[i].sport)]++;
+	for (i = 1; i < LINKS; i++)
+		if (n[i] > n[best])
+			best = i;
+	return best;
+}
+
+/*
+ * Weighted spraying over equal links, one of which marks every packet CE.
+ * Without ECN echo the marked link carries its paths' share; with it the
+ * marks come back in the SACKs, the paths on that link take a smaller
+ * share (and leave it for fresh entropy), the data stays whole.
+ */
+static void rmp_multipath__weighted_avoids_marked_link(struct kunit *test)
+{
+	struct mp_case c = {
+		"marked link", { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {},
+		false, 0, RMP_SPRAY_WEIGHTED, false,
+	};
+	u32 share[2], marked, total, i, echo;
+	u64 ecn;
+
+	for (echo = 0; echo < 2; echo++) {
+		struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		c.echo = echo;
+		mp_setup(test, e, &c);
+		marked = mp_busiest_link(e);
+		e->fwd[marked].ce = true;
+		mp_run(test, e, &c);
+		for (i = 0, total = 0, ecn = 0; i < LINKS; i++)
+			total += e->on_link[i];
+		for (i = 0; i < NPATHS; i++)
+			ecn += e->ps.path[i].stats.ecn;
+		share[echo] = e->on_link[marked] * 1000 / total;
+		KUNIT_EXPECT_EQ(test, e->r.stats.retrans, 0ULL);
+		if (echo) {
+			KUNIT_EXPECT_GT(test, ecn, 0ULL);
+			KUNIT_EXPECT_EQ(test, ecn, e->sb.stats.ecn_echoed);
+		} else {
+			KUNIT_EXPECT_EQ(test, ecn, 0ULL);
+		}
+		kunit_info(test, "echo %u: link %u took %u per mille, %u deliveries marked\n",
+			   echo, marked, share[echo], (u32)ecn);
+	}
+	KUNIT_EXPECT_LT(test, share[1] * 2, share[0]);
+}
+
 static struct kunit_case rmp_multipath_cases[] = {
 	KUNIT_CASE_PARAM(rmp_multipath__transfers_verified, mp_gen_params),
 	KUNIT_CASE(rmp_multipath__dead_link_paths_die),
+	KUNIT_CASE(rmp_multipath__weighted_avoids_marked_link),
 	{}
 };
 

@@ -9,6 +9,7 @@
 
 #define US	1000ULL
 #define MS	(1000 * US)
+#define LEN	1024U	/* payload of most packets */
 
 static const struct rmp_paths_cfg base_cfg = {
 	.npaths = 4,
@@ -43,8 +44,8 @@ static void setup(struct kunit *test, struct rmp_paths *ps, u32 npaths,
 static void roundtrip(struct rmp_paths *ps, u32 idx, u64 now, u64 rtt,
 		      bool ecn)
 {
-	rmp_paths_sent(ps, idx, now);
-	rmp_paths_delivered(ps, idx, now + rtt, rtt, ecn);
+	rmp_paths_sent(ps, idx, LEN, now);
+	rmp_paths_delivered(ps, idx, LEN, now + rtt, rtt, ecn);
 }
 
 /* @n round trips on @idx from @t, 100 us apart; every @mark-th ECN marked. */
@@ -73,7 +74,7 @@ static void kill_path(struct rmp_paths *ps, u32 idx, u64 now)
 	int i;
 
 	for (i = 0; i < RMP_PATHS_DEAD_LOSSES; i++) {
-		rmp_paths_sent(ps, idx, now);
+		rmp_paths_sent(ps, idx, LEN, now);
 		rmp_paths_lost(ps, idx, now);
 	}
 }
@@ -292,12 +293,12 @@ static void rmp_paths_pick__flowlets(struct kunit *test)
 
 	setup(test, ps, 4, RMP_SPRAY_FLOWLET);
 	first = rmp_paths_pick(ps, t);
-	rmp_paths_sent(ps, first, t);
+	rmp_paths_sent(ps, first, LEN, t);
 	/* Back to back: the same path, whatever it has in flight. */
 	for (i = 0; i < 10; i++) {
 		t += 10 * US;
 		KUNIT_EXPECT_EQ(test, rmp_paths_pick(ps, t), first);
-		rmp_paths_sent(ps, first, t);
+		rmp_paths_sent(ps, first, LEN, t);
 	}
 	/* A gap: the path with the fewest packets in flight. */
 	t += base_cfg.flowlet_gap_ns;
@@ -317,8 +318,8 @@ static void rmp_paths_tick__silent_path_dies(struct kunit *test)
 
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
-	rmp_paths_sent(ps, 2, t);
-	rmp_paths_sent(ps, 2, t + US);
+	rmp_paths_sent(ps, 2, LEN, t);
+	rmp_paths_sent(ps, 2, LEN, t + US);
 	/* Nobody delivered: silence is nobody's fault yet. */
 	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
 	/* Other paths deliver meanwhile; path 2 says nothing. */
@@ -347,7 +348,7 @@ static void rmp_paths_tick__all_silent_none_dies(struct kunit *test)
 	for (i = 0; i < 4; i++)
 		roundtrip(ps, i, t, 20 * US, false);
 	for (i = 0; i < 4; i++)
-		rmp_paths_sent(ps, i, t + MS);
+		rmp_paths_sent(ps, i, LEN, t + MS);
 	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
 	rmp_paths_tick(ps, t + 100 * base_cfg.dead_after_ns);
 	KUNIT_EXPECT_EQ(test, nlive(ps), 4);
@@ -359,9 +360,9 @@ static void rmp_paths_tick__delivery_restarts_the_clock(struct kunit *test)
 	u64 t = MS;
 
 	setup(test, ps, 2, RMP_SPRAY_RR);
-	rmp_paths_sent(ps, 1, t);
-	rmp_paths_sent(ps, 1, t);
-	rmp_paths_delivered(ps, 1, t + 8 * MS, 8 * MS, false);
+	rmp_paths_sent(ps, 1, LEN, t);
+	rmp_paths_sent(ps, 1, LEN, t);
+	rmp_paths_delivered(ps, 1, LEN, t + 8 * MS, 8 * MS, false);
 	/* Path 0 goes on delivering; path 1's silence counts from 8 ms. */
 	roundtrip(ps, 0, t + 9 * MS, 20 * US, false);
 	rmp_paths_tick(ps, t + 12 * MS);
@@ -379,9 +380,9 @@ static void rmp_paths_lost__losses_in_a_row_kill(struct kunit *test)
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	/* A delivery between losses keeps the path. */
 	for (i = 0; i < 10; i++) {
-		rmp_paths_sent(ps, 1, t);
+		rmp_paths_sent(ps, 1, LEN, t);
 		rmp_paths_lost(ps, 1, t);
-		rmp_paths_sent(ps, 1, t);
+		rmp_paths_sent(ps, 1, LEN, t);
 		rmp_paths_lost(ps, 1, t);
 		roundtrip(ps, 1, t, 20 * US, false);
 	}
@@ -400,7 +401,7 @@ static void rmp_paths_kill__last_path_lives(struct kunit *test)
 	setup(test, ps, 2, RMP_SPRAY_RR);
 	kill_path(ps, 0, t);
 	kill_path(ps, 1, t);
-	rmp_paths_sent(ps, 1, t);
+	rmp_paths_sent(ps, 1, LEN, t);
 	rmp_paths_tick(ps, t + 100 * MS);
 	KUNIT_EXPECT_EQ(test, nlive(ps), 1);
 	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 0));
@@ -411,7 +412,7 @@ static void rmp_paths_kill__last_path_lives(struct kunit *test)
 			ps->path[0].next_probe_ns);
 
 	setup(test, ps, 1, RMP_SPRAY_RR);
-	rmp_paths_sent(ps, 0, t);
+	rmp_paths_sent(ps, 0, LEN, t);
 	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
 	kill_path(ps, 0, t);
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 0));
@@ -435,8 +436,8 @@ static void rmp_paths_probe__revives(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t), 3);
 	/* Not again until a period later. */
 	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t), -ENOENT);
-	rmp_paths_sent(ps, 3, t);
-	rmp_paths_delivered(ps, 3, t + 20 * US, 20 * US, false);
+	rmp_paths_sent(ps, 3, LEN, t);
+	rmp_paths_delivered(ps, 3, LEN, t + 20 * US, 20 * US, false);
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 3));
 	KUNIT_EXPECT_EQ(test, ps->path[3].stats.revivals, 1);
 	KUNIT_EXPECT_EQ(test, nlive(ps), 4);
@@ -462,7 +463,7 @@ static void rmp_paths_probe__lost_probes_replace_entropy(struct kunit *test)
 		t += base_cfg.probe_every_ns;
 		idx = rmp_paths_probe_due(ps, t);
 		KUNIT_ASSERT_EQ(test, idx, 2);
-		rmp_paths_sent(ps, idx, t);
+		rmp_paths_sent(ps, idx, LEN, t);
 		rmp_paths_probe_lost(ps, idx);
 	}
 	KUNIT_EXPECT_NE(test, ps->path[2].sport, old);
@@ -523,10 +524,32 @@ static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 0);
 }
 
+/* Bytes: every packet sent counts its payload; only delivered ones count. */
+static void rmp_paths_sent__counts_bytes(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	const struct rmp_path_stats *st = &ps->path[1].stats;
+
+	setup(test, ps, 2, RMP_SPRAY_RR);
+	rmp_paths_sent(ps, 1, 100, MS);
+	rmp_paths_sent(ps, 1, 200, MS);
+	rmp_paths_sent(ps, 1, 300, MS);
+	rmp_paths_delivered(ps, 1, 100, 2 * MS, MS, false);
+	rmp_paths_lost(ps, 1, 2 * MS);
+	rmp_paths_delivered(ps, 1, 300, 2 * MS, MS, true);
+	KUNIT_EXPECT_EQ(test, st->sent, 3ULL);
+	KUNIT_EXPECT_EQ(test, st->sent_bytes, 600ULL);
+	KUNIT_EXPECT_EQ(test, st->delivered, 2ULL);
+	KUNIT_EXPECT_EQ(test, st->delivered_bytes, 400ULL);
+	KUNIT_EXPECT_EQ(test, ps->path[0].stats.sent_bytes, 0ULL);
+	KUNIT_EXPECT_EQ(test, ps->path[0].stats.delivered_bytes, 0ULL);
+}
+
 static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE_PARAM(rmp_paths_init__validates, init_gen_params),
 	KUNIT_CASE(rmp_paths_init__distinct_entropy),
 	KUNIT_CASE(rmp_paths_init__never_repeats_entropy),
+	KUNIT_CASE(rmp_paths_sent__counts_bytes),
 	KUNIT_CASE(rmp_paths_pick__round_robin_is_even),
 	KUNIT_CASE(rmp_paths_pick__skips_dead_paths),
 	KUNIT_CASE(rmp_paths_pick__weighted_avoids_ecn),

@@ -770,7 +770,8 @@ static const struct wire_bad_case decode_bad_cases[] = {
 	{ "truncated bitmap", { 1, 1, 0, 0x10, 0x14, { 5 } }, 15 },
 	{ "version 0", { 0, 1, 0, 0x10, 0x14, { 5 } }, 16 },
 	{ "version 2", { 2, 1, 0, 0x10, 0x14, { 5 } }, 16 },
-	{ "reserved set", { 1, 1, 0x0100, 0x10, 0x14, { 5 } }, 16 },
+	{ "reserved set", { 1, 1, 0x0001, 0x10, 0x14, { 5 } }, 16 },
+	{ "unknown flag", { 1, 1, 0x4000, 0x10, 0x14, { 5 } }, 16 },
 	{ "nine words",
 	  { 1, 9, 0, 0x10, 0x14, { 5, 1, 1, 1, 1, 1, 1, 1, 1 } }, 48 },
 	{ "255 words", { 1, 255, 0, 0x10, 0x14, { 5 } }, 48 },
@@ -1024,6 +1025,123 @@ static void rmp_rxwin_advance__random_permutation(struct kunit *test)
 				    "offset %u", i);
 }
 
+/* A SACK that says an ECN echo follows: the flag, both ways. */
+static void rmp_sack_encode__ecn_flag(struct kunit *test)
+{
+	struct rmp_sack s = {
+		.cum_ack = 0x10, .highest = 0x14, .nbits = 3, .bitmap = { 0x5 },
+		.ecn = true,
+	}, t;
+	u8 buf[RMP_SACK_WIRE_MAX];
+
+	KUNIT_ASSERT_EQ(test, rmp_sack_encode(&s, buf, sizeof(buf)), 16);
+	KUNIT_EXPECT_EQ(test, buf[2], RMP_SACK_F_ECN);
+	KUNIT_EXPECT_EQ(test, buf[3], 0);
+	KUNIT_ASSERT_EQ(test, rmp_sack_decode(&t, buf, sizeof(buf)), 16);
+	KUNIT_EXPECT_TRUE(test, t.ecn);
+	s.ecn = false;
+	KUNIT_ASSERT_EQ(test, rmp_sack_encode(&s, buf, sizeof(buf)), 16);
+	KUNIT_EXPECT_EQ(test, buf[2], 0);
+	KUNIT_ASSERT_EQ(test, rmp_sack_decode(&t, buf, sizeof(buf)), 16);
+	KUNIT_EXPECT_FALSE(test, t.ecn);
+}
+
+/*
+ * Marks taken out of order, an earlier one moving the base back a word;
+ * one too far refused; the block cut to the words in use, read back the
+ * same and encoded again to the same bytes.
+ */
+static void rmp_ecn_echo_note__encode_decode(struct kunit *test)
+{
+	static const u32 marks[] = { 100, 130, 70, 32, 255 };
+	static const u8 want[] = {
+		0x07, 0x00, 0x00, 0x20,		/* 7 words from PSN 32 */
+		0x00, 0x00, 0x00, 0x01,		/* 32 */
+		0x00, 0x00, 0x00, 0x40,		/* 70 */
+		0x00, 0x00, 0x00, 0x10,		/* 100 */
+		0x00, 0x00, 0x00, 0x04,		/* 130 */
+		0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00,
+		0x80, 0x00, 0x00, 0x00,		/* 255 */
+	};
+	u8 buf[RMP_ECN_ECHO_WIRE_MAX + 1], again[RMP_ECN_ECHO_WIRE_MAX];
+	struct rmp_ecn_echo e = {}, d, before;
+	u32 i, psn;
+
+	KUNIT_EXPECT_TRUE(test, rmp_ecn_echo_empty(&e));
+	KUNIT_EXPECT_EQ(test, rmp_ecn_echo_encode(&e, buf, sizeof(buf)),
+			-EINVAL);
+	for (i = 0; i < ARRAY_SIZE(marks); i++)
+		KUNIT_ASSERT_EQ(test, rmp_ecn_echo_note(&e, marks[i]), 0);
+	KUNIT_EXPECT_EQ(test, e.base, 0U);
+	before = e;
+	KUNIT_EXPECT_EQ(test, rmp_ecn_echo_note(&e, 256), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, memcmp(&e, &before, sizeof(e)), 0);
+
+	memset(buf, 0xee, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, rmp_ecn_echo_encode(&e, buf, sizeof(want) - 1),
+			-ENOSPC);
+	KUNIT_ASSERT_EQ(test, rmp_ecn_echo_encode(&e, buf, sizeof(buf)),
+			(int)sizeof(want));
+	KUNIT_EXPECT_EQ(test, memcmp(buf, want, sizeof(want)), 0);
+	KUNIT_EXPECT_EQ(test, buf[sizeof(want)], 0xee);
+
+	KUNIT_ASSERT_EQ(test, rmp_ecn_echo_decode(&d, buf, sizeof(buf)),
+			(int)sizeof(want));
+	KUNIT_EXPECT_EQ(test, d.base, 32U);
+	for (psn = 0; psn < 400; psn++)
+		KUNIT_EXPECT_EQ(test, rmp_ecn_echo_has(&d, psn), rmp_ecn_echo_has(&e, psn));
+	KUNIT_ASSERT_EQ(test, rmp_ecn_echo_encode(&d, again, sizeof(again)),
+			(int)sizeof(want));
+	KUNIT_EXPECT_EQ(test, memcmp(again, want, sizeof(want)), 0);
+
+	/* Across the wrap of the PSN space. */
+	memset(&e, 0, sizeof(e));
+	KUNIT_ASSERT_EQ(test, rmp_ecn_echo_note(&e, 0xfffffe), 0);
+	KUNIT_ASSERT_EQ(test, rmp_ecn_echo_note(&e, 3), 0);
+	KUNIT_EXPECT_EQ(test, e.base, 0xffffc0U);
+	KUNIT_EXPECT_TRUE(test, rmp_ecn_echo_has(&e, 0xfffffe));
+	KUNIT_EXPECT_TRUE(test, rmp_ecn_echo_has(&e, 3));
+	KUNIT_EXPECT_FALSE(test, rmp_ecn_echo_has(&e, 2));
+}
+
+struct echo_bad_case {
+	const char *desc;
+	u8 bytes[12];
+	u32 len;
+};
+
+static void echo_bad_desc(const struct echo_bad_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->desc);
+}
+
+static const struct echo_bad_case echo_bad_cases[] = {
+	{ "empty", { 1, 0, 0, 0, 0, 0, 0, 1 }, 0 },
+	{ "truncated header", { 1, 0, 0, 0, 0, 0, 0, 1 }, 3 },
+	{ "truncated bitmap", { 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1 }, 11 },
+	{ "no words", { 0, 0, 0, 0, 0, 0, 0, 1 }, 8 },
+	{ "nine words", { 9, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1 }, 12 },
+	{ "first word zero", { 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }, 12 },
+	{ "last word zero", { 2, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0 }, 12 },
+	{ "all ones", { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+			0xff, 0xff, 0xff, 0xff }, 12 },
+};
+
+KUNIT_ARRAY_PARAM(echo_bad, echo_bad_cases, echo_bad_desc);
+
+static void rmp_ecn_echo_decode__rejects(struct kunit *test)
+{
+	const struct echo_bad_case *c = test->param_value;
+	struct rmp_ecn_echo e, before;
+
+	memset(&e, 0xa5, sizeof(e));
+	before = e;
+	KUNIT_EXPECT_EQ(test, rmp_ecn_echo_decode(&e, c->bytes, c->len),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, memcmp(&e, &before, sizeof(e)), 0);
+}
+
 static struct kunit_case rmp_rxwin_cases[] = {
 	KUNIT_CASE_PARAM(rmp_rxwin_init__validates_size, init_gen_params),
 	KUNIT_CASE_PARAM(rmp_rxwin_accept__verdicts, accept_gen_params),
@@ -1045,6 +1163,9 @@ static struct kunit_case rmp_rxwin_cases[] = {
 	KUNIT_CASE(rmp_sack_encode__refuses_malformed),
 	KUNIT_CASE_PARAM(rmp_sack_decode__rejects, decode_bad_gen_params),
 	KUNIT_CASE_PARAM(rmp_sack_decode__accepts, decode_good_gen_params),
+	KUNIT_CASE(rmp_sack_encode__ecn_flag),
+	KUNIT_CASE(rmp_ecn_echo_note__encode_decode),
+	KUNIT_CASE_PARAM(rmp_ecn_echo_decode__rejects, echo_bad_gen_params),
 	KUNIT_CASE_PARAM(rmp_rxwin_advance__random_permutation,
 			 rand_gen_params),
 	{}

@@ -10,6 +10,7 @@
 
 #define US	1000ULL
 #define NREC	64U
+#define LEN	1024U	/* payload of most packets */
 
 struct sb_env {
 	struct rmp_paths ps;
@@ -42,7 +43,7 @@ static void send_rr(struct sb_env *e, u32 base, u32 n, u64 now)
 	u32 i;
 
 	for (i = 0; i < n; i++)
-		rmp_sb_sent(&e->sb, &e->ps, rmp_psn_add(base, i),
+		rmp_sb_sent(&e->sb, &e->ps, rmp_psn_add(base, i), LEN,
 			    i % e->ps.cfg.npaths, false, now);
 }
 
@@ -117,7 +118,7 @@ static void rmp_sb_sack__overtaken_on_its_path_is_lost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->sb.stats.sacked, 14ULL);
 
 	/* Sent again: in flight, no longer due. */
-	rmp_sb_sent(&e->sb, &e->ps, una, 2, false, 40 * US);
+	rmp_sb_sent(&e->sb, &e->ps, una, LEN, 2, false, 40 * US);
 	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, una), RMP_SB_SENT);
 	KUNIT_EXPECT_EQ(test, e->sb.nlost, 0U);
 	KUNIT_EXPECT_EQ(test, rmp_sb_next_lost(&e->sb, una,
@@ -242,6 +243,41 @@ static void rmp_sb_timeout__blames_no_path(struct kunit *test)
 	}
 }
 
+/*
+ * Bytes: a WRITE of 5000 bytes in 1024-byte pieces (PSNs 0..4, the last
+ * 904 bytes) over 2 paths. PSN 1 is lost and sent again on path 0: sent
+ * bytes count both copies, delivered bytes each piece once.
+ */
+static void rmp_sb_sack__bytes_add_up(struct kunit *test)
+{
+	static const u32 len[] = { LEN, LEN, LEN, LEN, 5000 - 4 * LEN };
+	struct sb_env *e = env_new(test, 2);
+	const u32 held[] = { 0, 1, 2 };	/* PSNs 2, 3, 4 */
+	struct rmp_sack s;
+	u32 i;
+
+	for (i = 0; i < 5; i++)
+		rmp_sb_sent(&e->sb, &e->ps, i, len[i], i % 2, false, 0);
+	/* PSN 0 acknowledged, 2..4 held, 1 missing: 3 is on its path. */
+	rmp_sb_acked(&e->sb, &e->ps, 0, 1, US);
+	sack_of(&s, 0, held, ARRAY_SIZE(held));
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 1, 5, &s, 2 * US),
+			0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_path_dead(&e->sb, &e->ps, 1, 5, 1,
+					       3 * US), 1U);
+	rmp_sb_sent(&e->sb, &e->ps, 1, LEN, 0, false, 4 * US);
+	rmp_sb_acked(&e->sb, &e->ps, 1, 5, 5 * US);
+
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.sent_bytes,
+			2ULL * LEN + 904 + LEN);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.delivered_bytes,
+			2ULL * LEN + 904 + LEN);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.sent_bytes, 2ULL * LEN);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.delivered_bytes, 1ULL * LEN);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.delivered_bytes +
+			e->ps.path[1].stats.delivered_bytes, 5000ULL);
+}
+
 /* Losses on a probe count against the probe, not as a live path's. */
 static void rmp_sb_sent__probe_losses(struct kunit *test)
 {
@@ -249,11 +285,11 @@ static void rmp_sb_sent__probe_losses(struct kunit *test)
 	const u32 held[] = { 0, 1, 2 };
 	struct rmp_sack s;
 
-	rmp_sb_sent(&e->sb, &e->ps, 0, 1, true, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 1, true, 0);
 	send_rr(e, 1, 1, 0);	/* PSN 1 on path 0 */
-	rmp_sb_sent(&e->sb, &e->ps, 2, 1, false, 0);
-	rmp_sb_sent(&e->sb, &e->ps, 3, 1, false, 0);
-	rmp_sb_sent(&e->sb, &e->ps, 4, 1, false, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 2, LEN, 1, false, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 3, LEN, 1, false, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 4, LEN, 1, false, 0);
 	/* cum_ack before PSN 0; PSNs 2, 3, 4 (path 1) held. */
 	sack_of(&s, RMP_PSN_MASK, held, ARRAY_SIZE(held));
 	s.bitmap[0] <<= 1;	/* bits name PSNs 2, 3, 4 */
@@ -271,9 +307,9 @@ static void rmp_sb_probes_expired__unanswered_probes(struct kunit *test)
 	struct sb_env *e = env_new(test, 2);
 	const u64 t = 100 * US;
 
-	rmp_sb_sent(&e->sb, &e->ps, 0, 1, true, 0);
-	rmp_sb_sent(&e->sb, &e->ps, 1, 0, false, 0);
-	rmp_sb_sent(&e->sb, &e->ps, 2, 1, true, 10 * US);
+	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 1, true, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 1, LEN, 0, false, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 2, LEN, 1, true, 10 * US);
 	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 2U);
 	KUNIT_EXPECT_EQ(test, rmp_sb_probe_deadline(&e->sb, t), t);
 	KUNIT_EXPECT_EQ(test, rmp_sb_probes_expired(&e->sb, &e->ps, 0, 3,
@@ -294,6 +330,45 @@ static void rmp_sb_probes_expired__unanswered_probes(struct kunit *test)
 						    10 * t, t), 0U);
 }
 
+/*
+ * An ECN echo marks what is in flight: the deliveries of PSNs 1, 3, 5
+ * (path 1) count as ECN marked; PSNs outside what is in flight, and one
+ * already held, are ignored.
+ */
+static void rmp_sb_ecn__marks_deliveries(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 2);
+	struct rmp_ecn_echo ce = { .base = 0 };
+	const u32 held[] = { 4 };	/* PSN 6 */
+	struct rmp_sack s;
+	u32 i;
+
+	send_rr(e, 1, 8, 0);		/* PSNs 1..8, odd ones on path 0 */
+	sack_of(&s, 0, held, ARRAY_SIZE(held));
+	rmp_sb_sack(&e->sb, &e->ps, 1, 9, &s, US);
+	for (i = 0; i < 12; i++)
+		ce.bitmap[0] |= 1ULL << i;	/* PSNs 0..11 */
+	ce.bitmap[0] &= ~(1ULL << 2 | 1ULL << 4 | 1ULL << 8);
+	rmp_sb_ecn(&e->sb, 1, 9, &ce);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.ecn_echoed, 4ULL);
+	rmp_sb_acked(&e->sb, &e->ps, 1, 9, 2 * US);
+	/* 1, 3, 5, 7 on path 0 marked; 2, 4, 8 not; 6 held before. */
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.ecn, 4ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.ecn, 0ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.delivered, 4ULL);
+	KUNIT_EXPECT_GT(test, e->ps.path[0].ecn, 0U);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].ecn, 0U);
+
+	/* A PSN sent again starts unmarked. */
+	send_rr(e, 9, 2, 3 * US);
+	ce.base = 9;
+	ce.bitmap[0] = 1;
+	rmp_sb_ecn(&e->sb, 9, 11, &ce);
+	rmp_sb_sent(&e->sb, &e->ps, 9, LEN, 0, false, 4 * US);
+	rmp_sb_acked(&e->sb, &e->ps, 9, 11, 5 * US);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.ecn, 4ULL);
+}
+
 static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_init__validates),
 	KUNIT_CASE_PARAM(rmp_sb_sack__overtaken_on_its_path_is_lost,
@@ -304,6 +379,8 @@ static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_sack__late_arrival_cancels_loss),
 	KUNIT_CASE(rmp_sb_path_dead__moves_its_packets),
 	KUNIT_CASE(rmp_sb_timeout__blames_no_path),
+	KUNIT_CASE(rmp_sb_sack__bytes_add_up),
+	KUNIT_CASE(rmp_sb_ecn__marks_deliveries),
 	KUNIT_CASE(rmp_sb_sent__probe_losses),
 	KUNIT_CASE(rmp_sb_probes_expired__unanswered_probes),
 	{}
