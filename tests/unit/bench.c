@@ -227,13 +227,17 @@ static void credit_grant(void)
 	const struct rmp_credit_rx_cfg cfg = {
 		.rate_kbps = 100000000, .min_kbps = 1000000, .window = 64,
 		.overcommit = 8, .policy = RMP_CREDIT_FAIR,
-		.idle_ns = 1000000, .ecn_every = 64, .burst_bytes = 4200,
+		.idle_ns = 1000000, .ecn_every = 64,
+		.ecn_period_ns = 100000, .burst_bytes = 4200,
 	};
 	u32 i, n = ARRAY_SIZE(credit_peers);
 	struct rmp_credit_peer *p;
 	u64 t = 1;
 
-	failures += !!rmp_credit_rx_init(&credit_rx, &cfg, t);
+	if (rmp_credit_rx_init(&credit_rx, &cfg, t)) {
+		failures++;
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		rmp_credit_peer_init(&credit_peers[i], 4200, 0);
 		failures += !!rmp_credit_rx_request(&credit_rx,
