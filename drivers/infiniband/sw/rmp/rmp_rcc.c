@@ -64,11 +64,12 @@ static void rmp_rcc_configure(struct rmp_dev *dev)
 	u64 rate = (u64)rmp_dev_link_mbps(dev) * 1000;
 	u32 window = max_t(u32, 1, rmp_knob_get(dev, RMP_KNOB_RCC_WINDOW) *
 			   1024 / pkt);
+	u32 overcommit = rmp_knob_get(dev, RMP_KNOB_RCC_OVERCOMMIT);
 	struct rmp_credit_rx_cfg cfg = {
 		.rate_kbps = rate,
 		.min_kbps = max_t(u64, rate >> 6, 1),
 		.window = window,
-		.overcommit = rmp_knob_get(dev, RMP_KNOB_RCC_OVERCOMMIT),
+		.overcommit = overcommit,
 		.policy = rmp_knob_get(dev, RMP_KNOB_RCC_POLICY),
 		.idle_ns = (u64)rmp_knob_get(dev, RMP_KNOB_RCC_IDLE) *
 			   NSEC_PER_USEC,
@@ -78,12 +79,14 @@ static void rmp_rcc_configure(struct rmp_dev *dev)
 					   NSEC_PER_MSEC, rate),
 		/*
 		 * A tick the host runs late owes the credit of the time it
-		 * lost, up to a window of it: the data the senders sent
-		 * meanwhile arrived, so what it grants at once refills a
-		 * pipe that drained. The queue it can build stays what the
-		 * windows allow: rcc_overcommit of them.
+		 * lost, up to what the windows hold: the data the senders
+		 * sent meanwhile arrived, so what it grants at once refills
+		 * a pipe that drained. The queue it can build stays what
+		 * the windows allow, rcc_overcommit of them, whatever the
+		 * bucket.
 		 */
-		.burst_bytes = window * pkt,
+		.burst_bytes = min_t(u64, (u64)overcommit * window * pkt,
+				     U32_MAX),
 	};
 
 	/* The knobs' ranges make every setting one the engine takes. */

@@ -418,6 +418,8 @@ struct sim {
 	u64 now;
 	u64 delay;
 	u64 busy_ns;
+	u64 jitter_ns;
+	u64 next_run;
 	u64 link_kbps;
 	u64 link_credit;
 	u32 mark_above;
@@ -565,6 +567,11 @@ static void sim_receiver(struct kunit *test, struct sim *sim)
 
 	if (sim->busy_ns && sim->now % sim->busy_ns)
 		return;
+	if (sim->jitter_ns) {
+		if (sim->now < sim->next_run)
+			return;
+		sim->next_run = sim->now + sim_rand(sim) % sim->jitter_ns;
+	}
 	while (pipe_pop(&sim->requests, sim->now, &ev))
 		rmp_credit_rx_request(&sim->rx, &sim->s[ev.a].peer, ev.b,
 				      sim->now);
@@ -822,6 +829,57 @@ static void rmp_credit__busy_receiver_keeps_the_link_full(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim->rx.stats.late_bytes, 0ULL);
 }
 
+/* Six endless senders into a receiver that runs at random gaps. */
+static u64 jittery_run(struct kunit *test, const struct rmp_credit_rx_cfg *cfg,
+		       struct sim **out)
+{
+	struct sim *sim = sim_new(test, 6, cfg);
+	u64 sum = 0;
+	u32 i;
+
+	sim->jitter_ns = 100 * US;
+	for (i = 0; i < 6; i++)
+		sim_post(sim, i, 0, true);
+	sim_run(test, sim, 5 * MS);
+	sim_reset_counts(sim);
+	sim_run(test, sim, 45 * MS);
+	for (i = 0; i < 6; i++)
+		sum += sim->s[i].delivered;
+	*out = sim;
+	return sum;
+}
+
+/*
+ * A receiver that runs at random gaps of up to 100 us, more than a
+ * window's time at the link's rate: with a bucket of the credit the
+ * windows may hold (rcc_overcommit of them, as the module sets it), what
+ * a late run grants refills the pipe and the link stays full, the queue
+ * within those windows. With a bucket of one window, as the module had,
+ * late runs lose credit and the link idles.
+ */
+static void rmp_credit__jittery_receiver_keeps_the_link_full(struct kunit *test)
+{
+	struct rmp_credit_rx_cfg cfg = base_cfg;
+	u64 cap, got, one_window;
+	struct sim *sim;
+
+	cfg.overcommit = 4;
+	cfg.burst_bytes = cfg.window * SIM_PKT;
+	one_window = jittery_run(test, &cfg, &sim);
+	cap = sim_capacity(sim, 40 * MS);
+	KUNIT_EXPECT_GT(test, sim->rx.stats.late_bytes, 0ULL);
+	KUNIT_EXPECT_LT(test, one_window, cap * 95 / 100);
+
+	cfg.burst_bytes = cfg.overcommit * cfg.window * SIM_PKT;
+	got = jittery_run(test, &cfg, &sim);
+	KUNIT_EXPECT_GE(test, got, cap * 98 / 100);
+	KUNIT_EXPECT_LE(test, sim->qmax, cfg.overcommit * cfg.window);
+	KUNIT_EXPECT_EQ(test, sim->rx.stats.late_bytes, 0ULL);
+	kunit_info(test, "delivered %llu and %llu of %llu packets\n",
+		   (unsigned long long)one_window, (unsigned long long)got,
+		   (unsigned long long)cap);
+}
+
 /*
  * The fabric's bottleneck is half the downlink: ECN marks on arriving
  * data bring the granted rate down to it, and the queue stays short.
@@ -883,6 +941,7 @@ static struct kunit_case rmp_credit_cases[] = {
 	KUNIT_CASE(rmp_credit__senders_join_and_leave),
 	KUNIT_CASE(rmp_credit__srpt_finishes_short_first),
 	KUNIT_CASE(rmp_credit__busy_receiver_keeps_the_link_full),
+	KUNIT_CASE(rmp_credit__jittery_receiver_keeps_the_link_full),
 	KUNIT_CASE(rmp_credit__ecn_finds_the_bottleneck),
 	KUNIT_CASE(rmp_credit__more_senders_than_slots),
 	{}
