@@ -628,6 +628,39 @@ static void sim_reset_counts(struct sim *sim)
 	sim->steps = 0;
 }
 
+/*
+ * @n endless senders into a receiver that runs every @busy_ns, or at
+ * random gaps of up to @jitter_ns (0: every step): 5 ms to settle, then
+ * 40 ms counted.
+ */
+static struct sim *sim_loaded(struct kunit *test, u32 n,
+			      const struct rmp_credit_rx_cfg *cfg, u64 busy_ns,
+			      u64 jitter_ns)
+{
+	struct sim *sim = sim_new(test, n, cfg);
+	u32 i;
+
+	sim->busy_ns = busy_ns;
+	sim->jitter_ns = jitter_ns;
+	for (i = 0; i < n; i++)
+		sim_post(sim, i, 0, true);
+	sim_run(test, sim, 5 * MS);
+	sim_reset_counts(sim);
+	sim_run(test, sim, 45 * MS);
+	return sim;
+}
+
+/* Packets delivered, all senders together, since the counts were reset. */
+static u64 sim_delivered(const struct sim *sim)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < sim->n; i++)
+		sum += sim->s[i].delivered;
+	return sum;
+}
+
 /* Every sender got its share of @cap packets within @pct percent. */
 static void expect_fair(struct kunit *test, struct sim *sim, u32 from,
 			u32 to, u64 cap, u32 pct)
@@ -809,17 +842,10 @@ static void rmp_credit__busy_receiver_keeps_the_link_full(struct kunit *test)
 {
 	struct rmp_credit_rx_cfg cfg = base_cfg;
 	struct sim *sim;
-	u32 i;
 
 	cfg.overcommit = 4;
 	cfg.burst_bytes = cfg.window * SIM_PKT;
-	sim = sim_new(test, 4, &cfg);
-	sim->busy_ns = 50 * US;
-	for (i = 0; i < 4; i++)
-		sim_post(sim, i, 0, true);
-	sim_run(test, sim, 5 * MS);
-	sim_reset_counts(sim);
-	sim_run(test, sim, 45 * MS);
+	sim = sim_loaded(test, 4, &cfg, 50 * US, 0);
 	/*
 	 * Shares drift further than with a receiver running every step:
 	 * one sender of four got 0.79 of its share, the others 1.06.
@@ -827,26 +853,6 @@ static void rmp_credit__busy_receiver_keeps_the_link_full(struct kunit *test)
 	expect_fair(test, sim, 0, 4, sim_capacity(sim, 40 * MS), 25);
 	KUNIT_EXPECT_LE(test, sim->qmax, cfg.overcommit * cfg.window);
 	KUNIT_EXPECT_EQ(test, sim->rx.stats.late_bytes, 0ULL);
-}
-
-/* Six endless senders into a receiver that runs at random gaps. */
-static u64 jittery_run(struct kunit *test, const struct rmp_credit_rx_cfg *cfg,
-		       struct sim **out)
-{
-	struct sim *sim = sim_new(test, 6, cfg);
-	u64 sum = 0;
-	u32 i;
-
-	sim->jitter_ns = 100 * US;
-	for (i = 0; i < 6; i++)
-		sim_post(sim, i, 0, true);
-	sim_run(test, sim, 5 * MS);
-	sim_reset_counts(sim);
-	sim_run(test, sim, 45 * MS);
-	for (i = 0; i < 6; i++)
-		sum += sim->s[i].delivered;
-	*out = sim;
-	return sum;
 }
 
 /*
@@ -865,13 +871,15 @@ static void rmp_credit__jittery_receiver_keeps_the_link_full(struct kunit *test)
 
 	cfg.overcommit = 4;
 	cfg.burst_bytes = cfg.window * SIM_PKT;
-	one_window = jittery_run(test, &cfg, &sim);
+	sim = sim_loaded(test, 6, &cfg, 0, 100 * US);
+	one_window = sim_delivered(sim);
 	cap = sim_capacity(sim, 40 * MS);
 	KUNIT_EXPECT_GT(test, sim->rx.stats.late_bytes, 0ULL);
 	KUNIT_EXPECT_LT(test, one_window, cap * 95 / 100);
 
 	cfg.burst_bytes = cfg.overcommit * cfg.window * SIM_PKT;
-	got = jittery_run(test, &cfg, &sim);
+	sim = sim_loaded(test, 6, &cfg, 0, 100 * US);
+	got = sim_delivered(sim);
 	KUNIT_EXPECT_GE(test, got, cap * 98 / 100);
 	KUNIT_EXPECT_LE(test, sim->qmax, cfg.overcommit * cfg.window);
 	KUNIT_EXPECT_EQ(test, sim->rx.stats.late_bytes, 0ULL);
