@@ -3,9 +3,12 @@
 #   tests/vm/run --timeout 1500 -- tests/suites/fabric.sh
 # One sender behind one leaf, one receiver behind the other, SPINES spines
 # between them (tests/lib/fabric.sh), each spine link limited to
-# FABRIC_RATE. One ib_write_bw QP, first with one path (it hashes to one
-# spine), then with 8, under each spraying policy: the goodput, the share
-# of the bytes each spine carried, and the repairs are printed.
+# FABRIC_RATE (tc's units, Mbit/s: e.g. 10mbit). One ib_write_bw QP, first
+# with one path (it hashes to one spine), then with 8, under each spraying
+# policy: the goodput, the share of the bytes each spine carried, and the
+# repairs are printed. FABRIC_CC sets the cc knob of both devices (default
+# none), with link_rate the spines' sum: the receiver's share of the
+# fabric, which credit (rcc) or DCQCN keep the sender to.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=SCRIPTDIR/../lib/tap.sh
@@ -19,6 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 spines=${FABRIC_SPINES:-4}
 rate=${FABRIC_RATE:-10mbit}
 seconds=${FABRIC_SECONDS:-5}
+cc=${FABRIC_CC:-none}
 limit=$((seconds + 60))
 work=/tmp/fabric
 mkdir -p "$work"
@@ -130,6 +134,9 @@ report() {
 	printf '%s\n' "$REPORT" | sed 's/^/# /'
 }
 
+check "link_rate $((spines * ${rate%mbit})) on both devices" \
+	knob link_rate $((spines * ${rate%mbit}))
+check "cc $cc on both devices" knob cc "$cc"
 check "paths 1" knob paths 1
 check_here "one QP, one path" write_bw "paths=1"
 report
