@@ -48,8 +48,11 @@ link_rate=${INCAST_LINK_RATE:-$mbit}
 # rcc_unsched_dscp: the start of each burst, the probe's messages among
 # them, in the port's second queue (tests/lib/incast.sh).
 knobs=${INCAST_KNOBS-rcc_unsched=8 rcc_window=8 rcc_overcommit=2 rcc_unsched_dscp=26}
-# perftest's -D: it measures the middle seconds - 4 (2 s margins).
+# perftest's -D: it measures the middle seconds - 4 (2 s margins); the
+# suite's own goodput window is seconds - 6, from 2 s after the last flow
+# started.
 seconds=${INCAST_SECONDS:-12}
+[ "$seconds" -ge 10 ] || { echo "INCAST_SECONDS: 10 at least" >&2; exit 2; }
 window=$((seconds - 4))
 # The QPs' local ACK timeout, perftest's -u: 4.096 us x 2^18, about 1 s
 # (perftest's own 14, 67 ms, lets a flow that the others' go-back-N
@@ -253,16 +256,18 @@ all_started() {
 # for $seconds s; once all have connected, probes one after the other
 # until the clients end; the RED queue sampled meanwhile.
 # Every process gets $limit s (SIGTERM, SIGKILL 5 s later), as in
-# run_pair. Sets MBPS[n], sender n's goodput in Mbit/s (iterations x
-# size over perftest's $window s window, which needs no CPU clock), for
-# each sender with a result, RATES to their paced rates halfway through,
-# and PROBE_*; fails, saying why, unless every sender's client and server
+# run_pair. Sets MBPS[n], sender n's goodput in Mbit/s over a window in
+# the middle of the flows (goodputs), PERFTEST_MBPS[n], the same as
+# perftest counts it (iterations x size over its $window s window, which
+# needs no CPU clock), for each sender with a result, RATES to their
+# paced rates halfway through, and PROBE_*; fails, saying why, unless every sender's client and server
 # ended well.
 incast() {
 	local mode=$1 n o c why='' qpid ppid line
 	local -a spid=() cpid=()
 	port=$((port + 100))
 	MBPS=()
+	PERFTEST_MBPS=()
 	RATES=
 	: >"$work/$mode.queue"
 	rm -f "$work/probe.$mode".* "$work/$mode.qps"
@@ -292,8 +297,14 @@ incast() {
 			why+="not every client started in $limit s; "
 		probe_loop "$mode" &
 		ppid=$!
-		sleep $((seconds / 2 - 2))
+		# Goodput over a window in the middle of the flows, all
+		# running: what each QP's acknowledged PSN moved by.
+		sleep 2
+		acked_psns >"$work/$mode.acked.0"
+		sleep $((seconds / 2 - 4))
 		RATES=$(cc_rates "$work/$mode.qps")
+		sleep $((seconds / 2 - 2))
+		acked_psns >"$work/$mode.acked.1"
 		for n in $(seq 1 "$senders"); do
 			reap "${cpid[n]}" $((limit + 30))
 			c=$?
@@ -316,9 +327,10 @@ incast() {
 		o=$work/$mode.s$n
 		# bytes iterations peak average msgrate
 		line=$(perftest_result "$o.client") &&
-			MBPS[n]=$(awk -v s="$window" \
+			PERFTEST_MBPS[n]=$(awk -v s="$window" \
 				'{ printf "%.2f", $1 * $2 * 8 / s / 1e6 }' <<<"$line")
 	done
+	goodputs "$work/$mode"
 	latency "$work/probe.$mode".*.client >/dev/null
 	[ -n "$why" ] || return 0
 	echo "$why"
@@ -330,6 +342,38 @@ incast() {
 		done
 	done
 	return 1
+}
+
+# acked_psns: the time, then for each sender n "n PSN", the oldest PSN
+# its ib_write_bw QP has not seen acknowledged, as rdma -dd shows it.
+acked_psns() {
+	local n una
+	echo "$EPOCHREALTIME"
+	for n in $(seq 1 "$senders"); do
+		una=$(rdma -dd resource show qp link "rmp_s$n/1" |
+			grep 'comm ib_write_bw' | grep -o 'drv_una 0x[0-9a-f]*')
+		[ -z "$una" ] || echo "$n $((${una#drv_una }))"
+	done
+}
+
+# goodputs PREFIX: MBPS[n], sender n's goodput in Mbit/s between the
+# snapshots PREFIX.acked.0 and PREFIX.acked.1 (acked_psns): the PSNs
+# acknowledged meanwhile times the path MTU its perftest client reports
+# (64 KiB WRITEs fill every packet but a message's last).
+goodputs() {
+	local n mtu
+	for n in $(seq 1 "$senders"); do
+		mtu=$(grep -o 'Mtu *: *[0-9]*' "$1.s$n.client" | grep -o '[0-9]*$')
+		[ -n "$mtu" ] || continue
+		MBPS[n]=$(awk -v n="$n" -v mtu="$mtu" '
+			{ k = FILENAME == ARGV[1] ? 1 : 2 }
+			FNR == 1 { t[k] = $1; next }
+			$1 == n { p[k] = $2; seen[k] = 1 }
+			END { if (!seen[1] || !seen[2] || t[2] <= t[1]) exit 1
+				d = (p[2] - p[1] + 16777216) % 16777216
+				printf "%.2f", d * mtu * 8 / (t[2] - t[1]) / 1e6 }' \
+			"$1.acked.0" "$1.acked.1") || unset 'MBPS[n]'
+	done
 }
 
 # cc_rates FILE: each sender's paced rate, Mbit/s, as its QPs show it
@@ -386,6 +430,9 @@ report() {
 	ctl=$(incast_control_json)
 	uns=$(incast_unsched_json)
 	flows=$(for n in $(seq 1 "$senders"); do echo "${MBPS[n]:-0}"; done)
+	printf '# %s: perftest counts %s Mbit/s (its iterations over its window)\n' \
+		"$mode" "$(printf '%s\n' "${PERFTEST_MBPS[@]}" |
+			awk '{ s += $1 } END { printf "%.2f", s }')"
 	awk -v m="$mode" -v r="$mbit" '{ x[NR] = $1; s += $1; q += $1 * $1 }
 		END { printf "%s: goodput %.2f Mbit/s, %.2f of the %d Mbit/s bottleneck\n",
 				m, s, s / r, r
