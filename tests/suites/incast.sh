@@ -260,8 +260,8 @@ all_started() {
 # the middle of the flows (goodputs), PERFTEST_MBPS[n], the same as
 # perftest counts it (iterations x size over its $window s window, which
 # needs no CPU clock), for each sender with a result, RATES to their
-# paced rates halfway through, and PROBE_*; fails, saying why, unless every sender's client and server
-# ended well.
+# paced rates at the end of the window, and PROBE_*; fails, saying why, unless
+# every sender's client and server ended well.
 incast() {
 	local mode=$1 n o c why='' qpid ppid line
 	local -a spid=() cpid=()
@@ -301,10 +301,9 @@ incast() {
 		# running: what each QP's acknowledged PSN moved by.
 		sleep 2
 		acked_psns >"$work/$mode.acked.0"
-		sleep $((seconds / 2 - 4))
-		RATES=$(cc_rates "$work/$mode.qps")
-		sleep $((seconds / 2 - 2))
+		sleep $((seconds - 8))
 		acked_psns >"$work/$mode.acked.1"
+		RATES=$(cc_rates "$work/$mode.qps")
 		for n in $(seq 1 "$senders"); do
 			reap "${cpid[n]}" $((limit + 30))
 			c=$?
@@ -345,14 +344,23 @@ incast() {
 }
 
 # acked_psns: the time, then for each sender n "n PSN", the oldest PSN
-# its ib_write_bw QP has not seen acknowledged, as rdma -dd shows it.
+# its ib_write_bw QP has not seen acknowledged, as rdma -dd shows it (one
+# rdma call for all: the devices of every namespace show in the initial
+# one).
 acked_psns() {
 	local n una
 	echo "$EPOCHREALTIME"
-	for n in $(seq 1 "$senders"); do
-		una=$(rdma -dd resource show qp link "rmp_s$n/1" |
-			grep 'comm ib_write_bw' | grep -o 'drv_una 0x[0-9a-f]*')
-		[ -z "$una" ] || echo "$n $((${una#drv_una }))"
+	rdma -dd resource show qp | awk '/comm ib_write_bw/ {
+		n = ""; una = ""
+		for (i = 1; i < NF; i++) {
+			if ($i == "link" && $(i + 1) ~ /^rmp_s[0-9]+\//)
+				n = substr($(i + 1), 6, index($(i + 1), "/") - 6)
+			if ($i == "drv_una")
+				una = $(i + 1)
+		}
+		if (n != "" && una != "")
+			print n, una }' | while read -r n una; do
+		echo "$n $((una))"
 	done
 }
 
@@ -455,7 +463,7 @@ report() {
 	printf '# %s: the last flow started %s s after the first\n' "$mode" \
 		"${SKEW:-n/a}"
 	printf '# %s: queue %s\n' "$mode" "$(queue_figures "$work/$mode.queue")"
-	printf '# %s: paced rates halfway, Mbit/s:%s\n' "$mode" "${RATES:-}"
+	printf '# %s: paced rates at the end of the window, Mbit/s:%s\n' "$mode" "${RATES:-}"
 	printf '# %s: senders resent %s packets; guest CPUs dropped %s before any qdisc\n' \
 		"$mode" "$(delta retrans)" "$(delta softnet)"
 	printf '# %s: senders ack_timeouts %s rx_seq_naks %s; receiver rx_out_of_seq %s rx_drop_qp_busy %s rx_drop_nomem %s\n' \
