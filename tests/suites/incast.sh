@@ -301,7 +301,7 @@ incast() {
 		# running: what each QP's acknowledged PSN moved by.
 		sleep 2
 		acked_psns >"$work/$mode.acked.0"
-		sleep $((seconds - 8))
+		sleep $((seconds - 6))
 		acked_psns >"$work/$mode.acked.1"
 		RATES=$(cc_rates "$work/$mode.qps")
 		for n in $(seq 1 "$senders"); do
