@@ -143,6 +143,26 @@ int rmp_resp_multipath(struct rmp_resp *resp, bool ecn_echo)
 }
 
 /**
+ * rmp_resp_read_spray() - let READ responses take any path
+ * @resp: responder of an RC QP
+ *
+ * For a QP whose peer agreed to take READ responses in any order: the
+ * responses of a READ (or of a duplicate of it) of at most
+ * %RMP_RD_SPRAY_MAX PSNs are marked sprayed (&rmp_resp_read_pkt.sprayed),
+ * and a duplicate READ waits for the responses in progress instead of
+ * cutting them short (rmp_resp_preempts_read()).
+ *
+ * Return: 0, or -EINVAL on UC.
+ */
+int rmp_resp_read_spray(struct rmp_resp *resp)
+{
+	if (resp->uc)
+		return -EINVAL;
+	resp->rd_spray = true;
+	return 0;
+}
+
+/**
  * rmp_resp_sack() - the SACK of an acknowledgment, with its ECN echo
  * @resp: responder that sacks (rmp_resp_sacks())
  * @s: filled in from the receive window as it is now
@@ -350,6 +370,8 @@ static void rmp_resp_read_start(const struct rmp_resp *resp,
 	cur->npkts = rmp_resp_read_npkts(len, resp->mtu);
 	cur->mtu = resp->mtu;
 	cur->msn = resp->msn;
+	cur->sprayed = resp->rd_spray && r->kind == RMP_RESP_RES_READ &&
+		       r->npkts <= RMP_RD_SPRAY_MAX;
 }
 
 /*
@@ -819,6 +841,7 @@ bool rmp_resp_read_next(struct rmp_resp_read *cur,
 	pkt->offset = cur->offset;
 	pkt->rkey = cur->rkey;
 	pkt->len = len;
+	pkt->sprayed = cur->sprayed;
 	pkt->aeth = pkt->opcode != RMP_OP_RC_READ_RESPONSE_MIDDLE;
 	if (pkt->aeth) {
 		pkt->syndrome = rmp_resp_syn_ack();

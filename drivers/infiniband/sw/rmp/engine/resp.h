@@ -130,6 +130,7 @@ struct rmp_resp_in {
  * @mtu: path MTU
  * @msn: MSN for the responses that carry an AETH
  * @started: the first response has been produced
+ * @sprayed: the responses may each take any path (read spraying)
  *
  * Self-contained: it stays valid whatever the responder does meanwhile.
  */
@@ -144,6 +145,7 @@ struct rmp_resp_read {
 	u32 mtu;
 	u32 msn;
 	bool started;
+	bool sprayed;
 };
 
 /**
@@ -157,6 +159,8 @@ struct rmp_resp_read {
  * @aeth: the opcode carries an AETH: @syndrome and @msn
  * @syndrome: AETH syndrome, an ACK
  * @msn: AETH MSN
+ * @sprayed: it may take any path of the responder's path set, not only
+ *	the QP's own source port (read spraying)
  */
 struct rmp_resp_read_pkt {
 	u8 opcode;
@@ -168,6 +172,7 @@ struct rmp_resp_read_pkt {
 	bool aeth;
 	u8 syndrome;
 	u32 msn;
+	bool sprayed;
 };
 
 /**
@@ -307,6 +312,8 @@ enum rmp_resp_msg {
  * @access: RMP_RESP_ALLOW_* bits
  * @ooo: sprayed WRITEs are accepted out of order (multipath)
  * @ecn_echo: the SACKs echo CE marks (rmp_resp_sack())
+ * @rd_spray: the requester takes READ responses in any order
+ *	(rmp_resp_read_spray())
  * @win: receive window; @win.epsn is the expected PSN
  * @msn: message sequence number: messages completed, modulo 2^24
  * @msg: &enum rmp_resp_msg in progress
@@ -337,6 +344,7 @@ struct rmp_resp {
 	u8 access;
 	bool ooo;
 	bool ecn_echo;
+	bool rd_spray;
 
 	struct rmp_rxwin win;
 	u32 msn;
@@ -396,14 +404,17 @@ static inline bool rmp_resp_sacks(const struct rmp_resp *resp)
  * While a READ's responses go out, the requests after it wait. A duplicate
  * READ request does not: the requester lost responses and drops every one
  * after the loss, so the stream in progress is not worth finishing; the
- * duplicate is taken at once and its responses replace the stream.
+ * duplicate is taken at once and its responses replace the stream. Not
+ * with read spraying: the requester keeps every response, and asks again
+ * for the missing ones only.
  *
- * Return: true if the request is a duplicate READ request.
+ * Return: true if the request is a duplicate READ request and READ
+ * responses are not sprayed.
  */
 static inline bool rmp_resp_preempts_read(const struct rmp_resp *resp,
 					  u8 opcode, u32 psn)
 {
-	return opcode == RMP_OP_RC_READ_REQUEST &&
+	return !resp->rd_spray && opcode == RMP_OP_RC_READ_REQUEST &&
 	       rmp_psn_before(psn, resp->win.epsn);
 }
 
@@ -436,6 +447,7 @@ static inline void rmp_resp_in_from_hdr(struct rmp_resp_in *in,
 int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 		  struct rmp_resp_res *res, u32 nres);
 int rmp_resp_multipath(struct rmp_resp *resp, bool ecn_echo);
+int rmp_resp_read_spray(struct rmp_resp *resp);
 int rmp_resp_sack(struct rmp_resp *resp, struct rmp_sack *s,
 		  struct rmp_ecn_echo *ce);
 bool rmp_resp_will_execute(const struct rmp_resp *resp,
