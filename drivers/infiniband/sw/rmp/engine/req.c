@@ -574,6 +574,7 @@ static void rmp_req_rd_follow(struct rmp_req *r, u64 now)
 		r->rd_fix = r->una;
 	/* A new oldest missing response gets its own reordering time. */
 	r->rd_hole_at = rmp_req_rd_missing(r) ? now : 0;
+	r->rd_sweeps = 0;
 }
 
 /*
@@ -1109,6 +1110,17 @@ static u32 rmp_req_rd_sweep_end(const struct rmp_req *r)
 	return w ? rmp_psn_add(w->first_psn, w->npsn) : r->una;
 }
 
+/*
+ * Read spraying: when missing responses are asked for again: a reordering
+ * time after they went missing, twice as long after each sweep that
+ * brought no progress; 0 if none is missing.
+ */
+static u64 rmp_req_rd_deadline(const struct rmp_req *r)
+{
+	return r->rd_hole_at ?
+	       r->rd_hole_at + (r->rd_reorder_ns << r->rd_sweeps) : 0;
+}
+
 /**
  * rmp_req_timer() - act on the deadline
  * @r: requester
@@ -1128,14 +1140,17 @@ static u32 rmp_req_rd_sweep_end(const struct rmp_req *r)
 unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 {
 	unsigned int ev = 0;
+	u64 at;
 
 	if (r->paths && r->state < RMP_REQ_ERROR)
 		ev = rmp_req_paths_timer(r, now);
-	if (r->rd_hole_at && r->state < RMP_REQ_ERROR &&
-	    now >= r->rd_hole_at + r->rd_reorder_ns) {
+	at = rmp_req_rd_deadline(r);
+	if (at && r->state < RMP_REQ_ERROR && now >= at) {
 		r->rd_fix = r->una;
 		r->rd_fix_end = rmp_req_rd_sweep_end(r);
 		r->rd_hole_at = now;
+		if (r->rd_sweeps < RMP_REQ_RD_BACKOFF_MAX)
+			r->rd_sweeps++;
 		ev |= RMP_REQ_EV_SEND;
 	}
 	if (r->paced_until && now >= r->paced_until) {
@@ -1176,7 +1191,7 @@ u64 rmp_req_deadline(const struct rmp_req *r)
 		return d;
 	if (r->paced_until && (!d || r->paced_until < d))
 		d = r->paced_until;
-	at = r->rd_hole_at ? r->rd_hole_at + r->rd_reorder_ns : 0;
+	at = rmp_req_rd_deadline(r);
 	if (at && (!d || at < d))
 		d = at;
 	at = r->credit ? rmp_credit_tx_deadline(r->credit) : RMP_CREDIT_NEVER;
@@ -1315,6 +1330,7 @@ static int rmp_req_rd_repair(struct rmp_req *r, u64 now,
 		pkt->sport = rmp_req_plain_sport(r);
 		pkt->ackreq = true;
 		pkt->retry = true;
+		pkt->spray = true;
 		rmp_req_sent_again(r, now);
 		r->stats.rd_repairs++;
 		return 0;
@@ -1433,7 +1449,8 @@ static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 		if (w->kind == RMP_REQ_READ) {
 			pkt->offset = r->cur_pkt * r->mtu;
 			pkt->len = w->length - pkt->offset;
-			if ((w->flags & RMP_REQ_F_RDSPRAY) &&
+			pkt->spray = w->flags & RMP_REQ_F_RDSPRAY;
+			if (pkt->spray &&
 			    rmp_psn_after(rmp_psn_add(pkt->psn, n), r->rd_end))
 				r->rd_end = rmp_psn_add(pkt->psn, n);
 		} else {

@@ -43,6 +43,8 @@
 #define RMP_REQ_INFLIGHT_DEFAULT	1024U
 #define RMP_REQ_ACK_EVERY_DEFAULT	64U
 #define RMP_REQ_RING_MAX		BIT(15)
+/* Read spraying: a repair sweep waits at most 2^this reordering times. */
+#define RMP_REQ_RD_BACKOFF_MAX		5
 /* rnr_retry value meaning "retry for ever". */
 #define RMP_REQ_RNR_INFINITE		7
 /*
@@ -201,6 +203,8 @@ enum rmp_req_pos {
  * @sprayed: it went on a path of the multipath path set
  * @unsched: new data sent on a burst's unscheduled budget, with no
  *	grant (rmp_credit_tx_unscheduled())
+ * @spray: a READ request whose responses may be sprayed (read spraying):
+ *	its BTH carries %RMP_BTH_SPRAY
  */
 struct rmp_req_pkt {
 	u32 slot;
@@ -214,6 +218,7 @@ struct rmp_req_pkt {
 	bool retry;
 	bool sprayed;
 	bool unsched;
+	bool spray;
 };
 
 /**
@@ -370,6 +375,9 @@ struct rmp_req_stats {
  * @rd_hole_at: read spraying: since when responses are missing (overtaken
  *	by others, or the rest of a READ after the last that came), or when
  *	the last repair sweep began; 0 if none is
+ * @rd_sweeps: read spraying: repair sweeps since @una last moved; each
+ *	waits twice as long as the one before, up to
+ *	%RMP_REQ_RD_BACKOFF_MAX doublings
  * @rd_acked: read spraying: one past the newest PSN an acknowledgment
  *	covered, which a READ or atomic still unanswered held @una back from
  * @rd_end: read spraying: one past the last PSN of the newest sprayed
@@ -431,6 +439,7 @@ struct rmp_req {
 	u64 rd_reorder_ns;
 	struct rmp_rxwin rd_win;
 	u64 rd_hole_at;
+	u8 rd_sweeps;
 	u32 rd_acked;
 	u32 rd_end;
 	u32 rd_fix;

@@ -146,11 +146,11 @@ int rmp_resp_multipath(struct rmp_resp *resp, bool ecn_echo)
  * rmp_resp_read_spray() - let READ responses take any path
  * @resp: responder of an RC QP
  *
- * For a QP whose peer agreed to take READ responses in any order: the
- * responses of a READ (or of a duplicate of it) of at most
- * %RMP_RD_SPRAY_MAX PSNs are marked sprayed (&rmp_resp_read_pkt.sprayed),
- * and a duplicate READ waits for the responses in progress instead of
- * cutting them short (rmp_resp_preempts_read()).
+ * For a QP whose peer agreed to read spraying: the responses to a READ
+ * request (or a duplicate) that asks for it (&rmp_resp_in.spray) are
+ * marked sprayed (&rmp_resp_read_pkt.sprayed), and such a duplicate waits
+ * for the responses in progress instead of cutting them short
+ * (rmp_resp_preempts_read()).
  *
  * Return: 0, or -EINVAL on UC.
  */
@@ -354,9 +354,14 @@ static bool rmp_resp_valid(const struct rmp_resp *resp,
 	return rmp_resp_seq_ok(resp, flags) && rmp_resp_rules_ok(resp, in, flags);
 }
 
+/*
+ * The responses to @len bytes at @va, from @psn, of the READ (or ATOMIC
+ * WRITE) of resource @idx; sprayed if the request asked (@spray) and the
+ * peer agreed to read spraying.
+ */
 static void rmp_resp_read_start(const struct rmp_resp *resp,
 				struct rmp_resp_read *cur, u32 idx, u32 psn,
-				u64 va, u32 len)
+				u64 va, u32 len, bool spray)
 {
 	const struct rmp_resp_res *r = &resp->res[idx];
 
@@ -370,8 +375,7 @@ static void rmp_resp_read_start(const struct rmp_resp *resp,
 	cur->npkts = rmp_resp_read_npkts(len, resp->mtu);
 	cur->mtu = resp->mtu;
 	cur->msn = resp->msn;
-	cur->sprayed = resp->rd_spray && r->kind == RMP_RESP_RES_READ &&
-		       r->npkts <= RMP_RD_SPRAY_MAX;
+	cur->sprayed = resp->rd_spray && spray;
 }
 
 /*
@@ -384,7 +388,8 @@ static void rmp_resp_answer_write(const struct rmp_resp *resp,
 	const struct rmp_resp_res *r = &resp->res[idx];
 
 	out->reply.kind = RMP_RESP_REPLY_READ;
-	rmp_resp_read_start(resp, &out->reply.read, idx, r->psn, r->va, 0);
+	rmp_resp_read_start(resp, &out->reply.read, idx, r->psn, r->va, 0,
+			    false);
 }
 
 /* A packet from before the expected PSN. */
@@ -419,7 +424,7 @@ static void rmp_resp_duplicate(struct rmp_resp *resp,
 			return;
 		out->reply.kind = RMP_RESP_REPLY_READ;
 		rmp_resp_read_start(resp, &out->reply.read, idx, in->psn,
-				    in->va, in->dma_len);
+				    in->va, in->dma_len, in->spray);
 		return;
 	}
 
@@ -773,7 +778,7 @@ int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 		idx = rmp_resp_take(resp, RMP_RESP_RES_READ, npkts, 0);
 		out->reply.kind = RMP_RESP_REPLY_READ;
 		rmp_resp_read_start(resp, &out->reply.read, idx, in->psn,
-				    in->va, in->dma_len);
+				    in->va, in->dma_len, in->spray);
 		rmp_resp_advance(resp, npkts);
 		return 0;
 	}

@@ -103,6 +103,8 @@ struct rmp_resp_res {
  * @rkey: RETH or AtomicETH R_Key
  * @dma_len: RETH DMA length
  * @ce: it arrived CE marked (its IP header's ECN field)
+ * @spray: a READ request whose responses may take any path (its BTH's
+ *	%RMP_BTH_SPRAY; read spraying)
  *
  * @va, @rkey and @dma_len are read only for opcodes that carry them.
  */
@@ -115,6 +117,7 @@ struct rmp_resp_in {
 	u32 rkey;
 	u32 dma_len;
 	bool ce;
+	bool spray;
 };
 
 /**
@@ -400,21 +403,23 @@ static inline bool rmp_resp_sacks(const struct rmp_resp *resp)
  * @resp: responder
  * @opcode: the request's BTH opcode
  * @psn: the request's PSN
+ * @spray: the request asks for read spraying (%RMP_BTH_SPRAY)
  *
  * While a READ's responses go out, the requests after it wait. A duplicate
  * READ request does not: the requester lost responses and drops every one
  * after the loss, so the stream in progress is not worth finishing; the
  * duplicate is taken at once and its responses replace the stream. Not
- * with read spraying: the requester keeps every response, and asks again
- * for the missing ones only.
+ * one asking for read spraying: the requester keeps every response, and
+ * asks again for the missing ones only.
  *
- * Return: true if the request is a duplicate READ request and READ
- * responses are not sprayed.
+ * Return: true if the request is a duplicate READ request whose responses
+ * are not sprayed.
  */
 static inline bool rmp_resp_preempts_read(const struct rmp_resp *resp,
-					  u8 opcode, u32 psn)
+					  u8 opcode, u32 psn, bool spray)
 {
-	return !resp->rd_spray && opcode == RMP_OP_RC_READ_REQUEST &&
+	return !(resp->rd_spray && spray) &&
+	       opcode == RMP_OP_RC_READ_REQUEST &&
 	       rmp_psn_before(psn, resp->win.epsn);
 }
 
@@ -433,6 +438,7 @@ static inline void rmp_resp_in_from_hdr(struct rmp_resp_in *in,
 	in->psn = f->bth.psn;
 	in->opcode = f->bth.opcode;
 	in->ackreq = f->bth.ackreq;
+	in->spray = f->bth.spray;
 	in->payload_len = f->payload_len;
 	if (flags & RMP_OPF_RETH) {
 		in->va = f->reth.va;

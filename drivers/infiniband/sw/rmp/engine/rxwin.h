@@ -19,9 +19,9 @@ static inline unsigned int rmp_ctz64(u64 x)
 #define RMP_RXWIN_MAX		1024U
 #define RMP_RXWIN_WORDS		(RMP_RXWIN_MAX / 64)
 /*
- * Read spraying: a READ's responses are sprayed only if it takes at most
- * this many PSNs, the requester's window for them (a larger one is
- * answered in order on one port).
+ * Read spraying: a requester asks for a READ's responses to be sprayed
+ * only if it takes at most this many PSNs, its window for them (a larger
+ * one is answered in order on one port).
  */
 #define RMP_RD_SPRAY_MAX	RMP_RXWIN_MAX
 

@@ -242,6 +242,7 @@ static void mp_request(struct kunit *test, struct mp_env *e,
 		in.va = (u64)wqe * WQE_LEN + pkt->offset;
 		in.dma_len = pkt->len;
 		in.payload_len = 0;
+		in.spray = pkt->spray;
 	}
 	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&e->resp, &in, &out), 0);
 	if (out.verdict == RMP_RESP_EXECUTE) {
@@ -655,9 +656,10 @@ static u32 rd_rsp(struct rmp_req *r, u64 now, u8 opcode, u32 psn, u32 len,
 /*
  * Sprayed READ responses, one by one: each is placed by its PSN whatever
  * order it comes in; a duplicate, one of the wrong length, one at a PSN of
- * no READ and one never asked for are dropped and counted; a missing one
- * overtaken for the reordering time is asked for again alone, and the
- * READ completes once all arrived, before the SEND after it.
+ * no READ and one never asked for are dropped and counted; a missing run
+ * overtaken for the reordering time is asked for again alone (the next
+ * sweep waiting twice as long), and the READ completes once all arrived,
+ * before the SEND after it.
  */
 static void rmp_multipath__read_responses_checked(struct kunit *test)
 {
@@ -683,8 +685,10 @@ static void rmp_multipath__read_responses_checked(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rmp_req_next(r, now, &pkt), 0);
 	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_READ);
 	KUNIT_EXPECT_EQ(test, pkt.len, len);
+	KUNIT_EXPECT_TRUE(test, pkt.spray);
 	KUNIT_ASSERT_EQ(test, rmp_req_next(r, now, &pkt), 0);
 	KUNIT_EXPECT_EQ(test, pkt.psn, 104U);
+	KUNIT_EXPECT_FALSE(test, pkt.spray);
 
 	/* The last one first, at its offset. */
 	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_LAST, 103, 100, &rsp);
@@ -728,8 +732,11 @@ static void rmp_multipath__read_responses_checked(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pkt.offset, MTU);
 	KUNIT_EXPECT_EQ(test, pkt.len, 2 * MTU);
 	KUNIT_EXPECT_TRUE(test, pkt.retry);
+	KUNIT_EXPECT_TRUE(test, pkt.spray);
 	KUNIT_EXPECT_EQ(test, rmp_req_next(r, now, &pkt), -ENODATA);
 	KUNIT_EXPECT_EQ(test, r->stats.rd_repairs, 1ULL);
+	/* No progress since: the next sweep waits twice as long. */
+	KUNIT_EXPECT_EQ(test, rmp_req_deadline(r), now + 2 * REORDER);
 
 	/* The SEND's ACK may overtake them: kept until the READ is done. */
 	{
