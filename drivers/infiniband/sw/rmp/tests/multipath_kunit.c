@@ -581,6 +581,9 @@ static void rmp_multipath__dead_link_paths_die(struct kunit *test)
 		if (c.reads) {
 			KUNIT_EXPECT_GT(test, e->rsp_on_link[3], 0U);
 			KUNIT_EXPECT_GT(test, e->r.stats.rd_repairs, 0ULL);
+			kunit_info(test, "READs: %u repairs for %u READs, %u ms\n",
+				   (u32)e->r.stats.rd_repairs, WQES / 3,
+				   (u32)(e->now / MS));
 			break;
 		}
 	}
