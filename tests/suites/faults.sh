@@ -131,18 +131,23 @@ check "clean link after the faults" pingpong strict
 # one veth link the ports change nothing on the way, so the link's own
 # reordering and loss are what the receiver's out-of-order placement and
 # the sender's selective repair must handle; rping's 60000-byte WRITEs are
-# sprayed (its READs, and ibv_rc_pingpong's SENDs, go in order, answered
-# with SACKs).
+# sprayed, and so are the responses of its READs of that size (the
+# requester places them in any order and asks again for the missing ones;
+# ibv_rc_pingpong's SENDs go in order, answered with SACKs).
 check "paths 8 on both devices" knob paths 8
 rping_size=60000
 sprayed=$(sum tx_sprayed)
+read_sprayed=$(sum tx_read_sprayed)
 sacks=$(sum rx_sacks)
 fault "multipath, 25% reordering" rx_held delay 2ms reorder 75% 50%
 fault "multipath, 5% loss" tx_selective_retransmits loss 5%
 check "multipath: packets sprayed" moved tx_sprayed "$sprayed"
+check "multipath: READ responses sprayed" moved tx_read_sprayed \
+	"$read_sprayed"
 check "multipath: SACKs taken in" moved rx_sacks "$sacks"
 for c in tx_sprayed rx_held rx_sacks tx_selective_retransmits \
-	tx_retransmits ack_timeouts; do
+	tx_read_sprayed rx_read_ooo tx_read_repairs tx_retransmits \
+	ack_timeouts; do
 	printf '# %s %s\n' "$c" "$(sum $c)"
 done
 tc -n h1 qdisc del dev eth0 root

@@ -129,11 +129,12 @@ def raw_socket():
 
 def parse(pkt):
     """Fields of a received transport packet (UDP payload): opcode, qpn,
-    psn, ackreq, and for acknowledgements syndrome and msn, for atomic
+    psn, ackreq, spray (rmp's read spraying bit, 0x40 of byte 8), and for
+    acknowledgements syndrome and msn, for atomic
     acknowledgements orig, and payload (ICRC stripped)."""
     opcode, flags, _, qpn, psn = struct.unpack('!BBHII', pkt[:12])
     out = dict(opcode=opcode, qpn=qpn & 0xffffff, psn=psn & PSN_MASK,
-               ackreq=bool(psn >> 31))
+               ackreq=bool(psn >> 31), spray=bool(psn >> 30 & 1))
     rest = pkt[12:-4]
     if opcode in (RC_ACK, RC_ATOMIC_ACK, EXT_SACK) or 0x0d <= opcode <= 0x10:
         if opcode != 0x0e:  # READ RESPONSE MIDDLE has no AETH

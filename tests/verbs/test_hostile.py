@@ -369,8 +369,9 @@ class HostilePeerTest(DataTestCase):
         hdr, msg = self.question()
         self.assertEqual(hdr[:4], (1, EXT_CLASS, 1, GET))
         self.assertEqual((hdr[4], hdr[7]), (0, EXT_ATTR))
-        # Capabilities: bit 0, multipath; bit 2, its ECN echo.
-        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 5))
+        # Capabilities: bit 0, multipath; bit 2, its ECN echo; bit 3,
+        # read spraying.
+        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0xd))
 
     def test_standard_answer(self):
         """What a device without rmp's class answers: plain RoCEv2."""
@@ -769,6 +770,73 @@ class HostilePeerTest(DataTestCase):
                  byte_len=len(payload))
         self.placed(self.win.buf, payload)
         self.assertMemory()
+
+    # Read spraying (wire.rst): the peer agreed to capability bits 0 and 3.
+
+    def test_read_spray_forged_responses(self):
+        """rmp's READ to a peer that agreed to read spraying asks for it;
+        the peer's responses, in any order, land by PSN; too long, too
+        short, never asked for or already received, they are dropped and
+        counted, and nothing is written outside the READ's buffer."""
+        self.end = self.fresh_qp(timeout=18)
+        self.agree_multipath(caps=1 | 8)
+        self.wait_res(self.end, 'drv_rd-spray', 1)
+        payload = data(3 * MTU + 100, 25)
+        self.post_send(self.end, e.IBV_WR_RDMA_READ,
+                       self.sges(self.win, (0, len(payload))), wr_id=6,
+                       rdma=(0x77, 0x1000))
+        req = self.reply()
+        self.assertEqual((req['opcode'], req['spray']),
+                         (R.RC_READ_REQUEST, True), req)
+
+        def respond(k, op=R.RC_READ_RESPONSE_MIDDLE, body=None):
+            ext = b'' if op == R.RC_READ_RESPONSE_MIDDLE else \
+                R.aeth(R.SYN_ACK, 0)
+            if body is None:
+                body = payload[k * MTU:(k + 1) * MTU]
+            self.send(0, 0, pkt=R.transport(op, self.end.qpn,
+                                            (req['psn'] + k) & R.PSN_MASK,
+                                            ext, body))
+
+        before = self.counter('rx_read_ooo')
+        respond(3, R.RC_READ_RESPONSE_LAST)
+        self.counter_rises('rx_read_ooo', before)
+        self.placed(self.win.buf + 3 * MTU, payload[3 * MTU:])
+        self.assertMemory()
+        cases = (
+            ('longer than its piece', 1, data(MTU + 4, 26)),
+            ('shorter than its piece', 2, data(100, 27)),
+            ('the last, longer than the READ', 3, data(MTU, 28)),
+            ('a PSN never sent', 4, data(100, 29)),
+            ('received already', 3, data(100, 30)),
+        )
+        for name, k, body in cases:
+            with self.subTest(name):
+                before = self.counter('rx_stale_responses')
+                respond(k, body=body)
+                self.counter_rises('rx_stale_responses', before)
+                self.assertMemory()
+        self.assertNoCompletion(self.end.scq)
+        for k in (1, 0, 2):
+            respond(k, R.RC_READ_RESPONSE_FIRST if k == 0 else
+                    R.RC_READ_RESPONSE_MIDDLE)
+        self.one(self.end.scq, wr_id=6, status=e.IBV_WC_SUCCESS,
+                 byte_len=len(payload))
+        self.placed(self.win.buf, payload)
+        self.assertMemory()
+
+    def test_read_without_spray_agreement_asks_nothing(self):
+        """A peer that agreed to multipath but not to read spraying gets
+        READ requests without the bit, as every standard peer does."""
+        self.end = self.fresh_qp(timeout=18)
+        self.agree_multipath(caps=1)
+        self.assertNotIn('drv_rd-spray', self.qp_res(self.end))
+        self.post_send(self.end, e.IBV_WR_RDMA_READ,
+                       self.sges(self.win, (0, 64)), wr_id=8,
+                       rdma=(0x77, 0x1000))
+        req = self.reply()
+        self.assertEqual((req['opcode'], req['spray']),
+                         (R.RC_READ_REQUEST, False), req)
 
     # Sequence: repaired, never executed twice, never out of order.
 

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Multipath between RC QPs of rmp (Documentation/rmp/wire.rst): the device
-knobs ``paths`` and ``spray``, the switch once the peers agree, and data
-that arrives whole whatever the operations between the sprayed WRITEs. The
-QPs talk through the device's local delivery, which keeps packets in order;
-the faults suite sprays over a reordering link."""
+knobs ``paths`` and ``spray``, the switch once the peers agree, data that
+arrives whole whatever the operations between the sprayed WRITEs, and READ
+responses sprayed back. The QPs talk through the device's local delivery,
+which keeps packets in order; the faults suite sprays over a reordering
+link."""
 import time
 
 import pyverbs.enums as e
@@ -40,6 +41,45 @@ class MultipathTest(DataTestCase):
                        self.sges(src, (0, size)) if size else (), wr_id,
                        rdma=(dst.rkey, dst.buf + OFF))
         return src, dst, bytes([FILL]) * OFF + payload + bytes([FILL]) * OFF
+
+    def read(self, a, size, seed, wr_id):
+        """Post an RDMA READ by a of size bytes of its peer's memory.
+        Returns (src, back, image): back should then read as image, its
+        canaries around the READ's bytes untouched."""
+        payload = data(size, seed)
+        src = self.mr(size)
+        src.write(payload, size, 0)
+        back = self.mr(size + 2 * OFF)
+        self.post_send(a, e.IBV_WR_RDMA_READ, self.sges(back, (OFF, size)),
+                       wr_id, rdma=(src.rkey, src.buf))
+        return src, back, bytes([FILL]) * OFF + payload + bytes([FILL]) * OFF
+
+    def test_sprayed_read_responses_arrive_whole(self):
+        """READs of QPs that agreed to read spraying, paths 8: the READs
+        ask for it, the responder sprays their responses over its 8 paths,
+        every byte lands where it belongs; a READ over 1024 PSNs is
+        answered in order, whole too."""
+        a, b = self.pair(8)
+        self.wait_res(a, 'drv_rd-spray', 1)
+        self.wait_res(b, 'drv_rd-paths', 8)
+        before = self.counter('tx_read_sprayed')
+        sizes = (1, MTU, MTU + 1, 5 * MTU + 3, 64 * 1024, 1024 * MTU)
+        for i, size in enumerate(sizes):
+            with self.subTest(size=size):
+                _src, back, want = self.read(a, size, 20 + i, i)
+                self.check_send_wc(self.one(a.scq), i, e.IBV_WC_RDMA_READ,
+                                   size)
+                self.assertEqual(back.read(len(want), 0), want)
+        packets = sum(-(-n // MTU) for n in sizes)
+        self.assertGreaterEqual(self.counter('tx_read_sprayed') - before,
+                                packets)
+        before = self.counter('tx_read_sprayed')
+        size = 1024 * MTU + 1
+        _src, back, want = self.read(a, size, 30, 30)
+        self.check_send_wc(self.one(a.scq), 30, e.IBV_WC_RDMA_READ, size)
+        self.assertEqual(back.read(len(want), 0), want)
+        self.assertEqual(self.counter('tx_read_sprayed'), before)
+        self.assertNoCompletion(b.rcq, 0)
 
     def test_sprayed_writes_arrive_whole(self):
         a, b = self.pair(8)
@@ -107,13 +147,21 @@ class MultipathTest(DataTestCase):
         self.assertEqual(rwcs[1].imm_data, 0x5050)
 
     def test_one_path_sprays_nothing(self):
-        a, _ = self.pair(1)
+        """paths 1: no WRITE and no READ response sprayed, though the
+        READs ask for it (the peer agreed)."""
+        a, b = self.pair(1)
         self.assertNotIn('drv_paths', self.qp_res(a))
-        before = self.counter('tx_sprayed')
+        self.assertNotIn('drv_rd-paths', self.qp_res(b))
+        before = self.counters('tx_sprayed', 'tx_read_sprayed')
         _src, dst, want = self.write(a, 16 * MTU, 9, 9)
         self.check_send_wc(self.one(a.scq), 9, e.IBV_WC_RDMA_WRITE, 16 * MTU)
         self.assertEqual(dst.read(len(want), 0), want)
-        self.assertEqual(self.counter('tx_sprayed'), before)
+        _src, back, want = self.read(a, 16 * MTU, 11, 11)
+        self.check_send_wc(self.one(a.scq), 11, e.IBV_WC_RDMA_READ,
+                           16 * MTU)
+        self.assertEqual(back.read(len(want), 0), want)
+        self.assertEqual(self.counters('tx_sprayed', 'tx_read_sprayed'),
+                         before)
 
     def test_ext_off_stays_plain(self):
         self.set_knob('ext', 'off')

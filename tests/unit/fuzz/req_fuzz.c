@@ -4,7 +4,8 @@
  * the input says, answered by responses made from the input: valid,
  * duplicated, early, late, of the wrong kind, with any syndrome and
  * length, SACKs (multipath) holding anything with ECN echoes marking
- * anything, a pacer's rate cut at any
+ * anything, READ responses taken in any order (read spraying) or not, a
+ * pacer's rate cut at any
  * time, and its timer fired at any time. Whatever comes, the ring indices stay ordered, a packet handed out
  * lies inside its WQE (a sprayed one is a WRITE ONLY on a path of the
  * set), response data is placed only inside the READ (or atomic) WQE it
@@ -95,6 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!rmp_sb_init(&sb, rec, NREC));
 		FUZZ_CHECK(!rmp_req_multipath(&r, &ps, &sb));
 	}
+	if (fuzz_take(&in, 1) & 1)
+		FUZZ_CHECK(!rmp_req_read_spray(&r, 1 + fuzz_take(&in, 2)));
 	if (fuzz_take(&in, 1) & 1) {
 		/* Paced, from 1 kbit/s to 1 Tbit/s. */
 		rmp_dcqcn_cfg_default(&dcfg, 1 + fuzz_take(&in, 4) %

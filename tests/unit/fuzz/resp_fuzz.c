@@ -4,11 +4,12 @@
  * made from the input: opcodes valid or not, PSNs at, before and after
  * the expected one, hostile lengths, addresses and keys, and every
  * execution outcome, with out-of-order acceptance (multipath) or not,
- * CE marks echoed or not. Whatever comes, a WRITE is placed only inside
+ * CE marks echoed or not, READ responses sprayed or not. Whatever comes, a WRITE is placed only inside
  * the range its first packet's RETH announced (a WRITE ONLY ahead of the
  * expected PSN: its own), a SEND only at the offset its message reached,
  * READ responses only inside the range the READ that took the resource
- * named, and a SACK's ECN echo names only PSNs received, in its one
+ * named (sprayed only if it is a READ of at most RMP_RD_SPRAY_MAX
+ * responses, and only with read spraying), and a SACK's ECN echo names only PSNs received, in its one
  * encoding.
  */
 #include <string.h>
@@ -102,6 +103,9 @@ static void check_read(const struct rmp_resp *resp,
 		FUZZ_CHECK(pkt.va == r->va + pkt.offset);
 		FUZZ_CHECK((u64)pkt.offset + pkt.len <= r->len);
 		FUZZ_CHECK(++n <= RMP_RESP_RES_HORIZON);
+		FUZZ_CHECK(!pkt.sprayed ||
+			   (resp->rd_spray && r->kind == RMP_RESP_RES_READ &&
+			    r->npkts <= RMP_RD_SPRAY_MAX));
 	}
 }
 
@@ -130,6 +134,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!rmp_resp_init(&resp, &cfg, res, nres));
 	if (cfg.ooo)
 		FUZZ_CHECK(!rmp_resp_multipath(&resp, sel0 & 4));
+	if (!cfg.uc && (sel0 & 8))
+		FUZZ_CHECK(!rmp_resp_read_spray(&resp));
 
 	while (in.left && steps++ < 4096) {
 		u32 sel = fuzz_take(&in, 1), len;

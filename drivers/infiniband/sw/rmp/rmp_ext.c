@@ -33,7 +33,8 @@
  * show qp -dd`` (``ext``) and the device counters ``ext_asked``,
  * ``ext_agreed`` and ``ext_standard``. The extensions defined so far
  * are multipath (%RMP_EXT_CAP_MULTIPATH), the ECN echo in its SACKs
- * (%RMP_EXT_CAP_ECN_ECHO, which counts only with multipath) and receiver
+ * (%RMP_EXT_CAP_ECN_ECHO) and read spraying (%RMP_EXT_CAP_READ_SPRAY),
+ * which count only with multipath, and receiver
  * credit (%RMP_EXT_CAP_CREDIT, offered by a QP whose ``cc``, its own or
  * its device's, is ``rcc``): a QP whose peer agreed to one switches its
  * transport to it (rmp_qp_multipath(), rmp_qp_credit()).
@@ -109,6 +110,7 @@ static void rmp_ext_free(struct ib_mad_send_buf *msg)
 static u32 rmp_ext_caps(const struct rmp_qp *qp)
 {
 	return RMP_EXT_CAP_MULTIPATH | RMP_EXT_CAP_ECN_ECHO |
+	       RMP_EXT_CAP_READ_SPRAY |
 	       (rmp_qp_knob(qp, RMP_KNOB_CC) == RMP_CC_RCC ?
 		RMP_EXT_CAP_CREDIT : 0);
 }
@@ -144,7 +146,8 @@ static bool rmp_ext_learn(struct rmp_qp *qp, enum rmp_ext_state state,
 		rmp_stats_inc(&dev->stats, RMP_CNT_EXT_AGREED);
 		caps &= rmp_ext_caps(qp);
 		if (caps & RMP_EXT_CAP_MULTIPATH)
-			rmp_qp_multipath(qp, caps & RMP_EXT_CAP_ECN_ECHO);
+			rmp_qp_multipath(qp, caps & RMP_EXT_CAP_ECN_ECHO,
+					 caps & RMP_EXT_CAP_READ_SPRAY);
 		if (caps & RMP_EXT_CAP_CREDIT)
 			rmp_qp_credit(qp);
 	}
@@ -195,7 +198,7 @@ void rmp_ext_ask(struct rmp_qp *qp)
 	mutex_unlock(&qp->lock);
 	if (mode == RMP_EXT_ON) {
 		/* The peer is taken to speak everything this rmp does. */
-		rmp_qp_multipath(qp, true);
+		rmp_qp_multipath(qp, true, true);
 		if (rmp_ext_caps(qp) & RMP_EXT_CAP_CREDIT)
 			rmp_qp_credit(qp);
 		rmp_qp_ext_known(qp);

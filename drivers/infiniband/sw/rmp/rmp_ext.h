@@ -93,6 +93,12 @@ static_assert(sizeof(struct rmp_ext_msg) == 16);
  * marked (Documentation/rmp/wire.rst).
  */
 #define RMP_EXT_CAP_ECN_ECHO	BIT(2)
+/*
+ * Read spraying: with multipath, a READ request may ask for its responses
+ * to be sprayed over the responder's paths, and its requester takes them
+ * in any order (Documentation/rmp/wire.rst).
+ */
+#define RMP_EXT_CAP_READ_SPRAY	BIT(3)
 
 int rmp_ext_register(void);
 void rmp_ext_unregister(void);

@@ -128,16 +128,21 @@ void rmp_qp_schedule(struct rmp_qp *qp)
  * rmp_qp_multipath() - the peer of an RC QP agreed to multipath
  * @qp: the QP; process context
  * @ecn_echo: the peer agreed to ECN echo too
+ * @read_spray: the peer agreed to read spraying too
  *
  * The QP's work item switches its transport: the responder accepts
  * sprayed WRITEs out of order and acknowledges with SACKs, with ECN echo
  * the CE marks in them; the requester, if ``paths`` (the QP's or its
- * device's) asks for more than one, sprays.
+ * device's) asks for more than one, sprays. With read spraying, the
+ * requester takes READ responses in any order and the responder sprays
+ * them (over ``paths`` paths).
  */
-void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo)
+void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo, bool read_spray)
 {
 	if (ecn_echo)
 		set_bit(RMP_QP_ECN_ECHO, &qp->flags);
+	if (read_spray)
+		set_bit(RMP_QP_READ_SPRAY, &qp->flags);
 	set_bit(RMP_QP_MULTIPATH, &qp->flags);
 	rmp_qp_schedule(qp);
 }
@@ -646,6 +651,7 @@ static void rmp_qp_reset_attr(struct rmp_qp *qp)
 	WRITE_ONCE(qp->ext, RMP_EXT_NONE);
 	clear_bit(RMP_QP_MULTIPATH, &qp->flags);
 	clear_bit(RMP_QP_ECN_ECHO, &qp->flags);
+	clear_bit(RMP_QP_READ_SPRAY, &qp->flags);
 	clear_bit(RMP_QP_CREDIT, &qp->flags);
 	clear_bit(RMP_QP_EXT_KNOWN, &qp->flags);
 }
@@ -970,7 +976,8 @@ static enum rmp_cc_mode rmp_qp_cc_mode(const struct rmp_qp *qp)
  * the responder's expected PSN, and for RC what the QP knows of its
  * peer's extensions, whether its responder takes sprayed WRITEs out of
  * order (``ooo``), for RC and UC the values it takes of the knobs it can
- * override (rmp_override_report()), if it sprays, its paths, the
+ * override (rmp_override_report()), if it sprays, its paths, with read
+ * spraying whether its READs ask for it and its responder's paths, the
  * congestion control it
  * runs, with receiver credit the limit it sends to and the one it
  * granted, and if it paces itself (cc=dcqcn), its rate and the cuts it
@@ -1018,6 +1025,11 @@ int rmp_qp_report(struct rmp_qp *qp, struct rmp_qp_sink *s)
 		err = rmp_qp_report_paths(r->paths, s);
 	if (!err && qp->responder.on && qp->ibqp.qp_type == IB_QPT_RC)
 		err = s->num(s, "ooo", RMP_FIG_U32, qp->responder.resp.ooo);
+	if (!err && qp->requester.on && r->rd_spray)
+		err = s->num(s, "rd-spray", RMP_FIG_U32, 1);
+	if (!err && qp->responder.rd_paths)
+		err = s->num(s, "rd-paths", RMP_FIG_U32,
+			     qp->responder.rd_paths->cfg.npaths);
 	if (!err && qp->requester.on && rmp_qp_connected(qp))
 		err = s->word(s, "cc",
 			      rmp_knobs[RMP_KNOB_CC].words[rmp_qp_cc_mode(qp)]);

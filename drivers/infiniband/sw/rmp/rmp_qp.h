@@ -63,6 +63,10 @@ struct rmp_wq {
  * @RMP_QP_ECN_ECHO: RC: the peer agreed to ECN echo (with multipath):
  *	the responder echoes CE marks in its SACKs, the requester takes
  *	the echoes in; set before @RMP_QP_MULTIPATH, cleared at RESET
+ * @RMP_QP_READ_SPRAY: RC: the peer agreed to read spraying (with
+ *	multipath): the requester asks for its READs' responses to be
+ *	sprayed and takes them in any order, the responder sprays those
+ *	asked for; set before @RMP_QP_MULTIPATH, cleared at RESET
  * @RMP_QP_CREDIT: RC: the peer agreed to receiver credit; the work item
  *	starts it on both sides (rmp_qp_credit()); cleared at RESET
  * @RMP_QP_EXT_KNOWN: RC: the QP knows which extensions its peer speaks,
@@ -77,6 +81,7 @@ enum rmp_qp_flag {
 	RMP_QP_DYING,
 	RMP_QP_MULTIPATH,
 	RMP_QP_ECN_ECHO,
+	RMP_QP_READ_SPRAY,
 	RMP_QP_CREDIT,
 	RMP_QP_EXT_KNOWN,
 };
@@ -232,7 +237,7 @@ struct rmp_qp *rmp_qp_get_next(struct rmp_dev *dev, u32 *qpn);
 void rmp_qp_hold(struct rmp_qp *qp);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
-void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo);
+void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo, bool read_spray);
 void rmp_qp_credit(struct rmp_qp *qp);
 void rmp_qp_ext_known(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);

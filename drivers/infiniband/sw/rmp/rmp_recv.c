@@ -351,7 +351,8 @@ static bool rmp_recv_read_preempted(struct rmp_qp *qp)
 		bth = rmp_recv_bth(skb);
 		preempts = rmp_resp_preempts_read(&qp->responder.resp,
 						  rmp_bth_opcode(bth),
-						  rmp_bth_psn(bth));
+						  rmp_bth_psn(bth),
+						  rmp_bth_spray(bth));
 	}
 	spin_unlock_bh(&qp->rxq.lock);
 	return preempts;

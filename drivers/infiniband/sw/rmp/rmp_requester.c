@@ -19,9 +19,10 @@
  * first and then moves the QP to the error state.
  *
  * The ICRC of a response is checked here. The READ response the engine
- * waits for (rmp_req_will_place()) is placed and checked in one pass; if
- * the check fails, the engine never sees it, and the response that
- * replaces it places the same bytes again before the WQE can complete.
+ * waits for (rmp_req_will_place(); with read spraying, any response of a
+ * READ not received yet) is placed and checked in one pass; if the check
+ * fails, the engine never sees it, and the response that replaces it
+ * places the same bytes again before the WQE can complete.
  * Any other response is checked before the engine sees it.
  */
 #include <linux/ktime.h>
@@ -57,6 +58,13 @@
 #define RMP_REQUESTER_PATH_DEAD_NS	(50 * NSEC_PER_MSEC)
 #define RMP_REQUESTER_PATH_PROBE_NS	(20 * NSEC_PER_MSEC)
 #define RMP_REQUESTER_FLOWLET_GAP_NS	(50 * NSEC_PER_USEC)
+/*
+ * Read spraying: a READ response missing this long while others came is
+ * asked for again. Above the reordering of a fabric's paths and the gaps
+ * between a responder's batches of responses (a guest under TCG included),
+ * short next to an ACK timeout.
+ */
+#define RMP_REQUESTER_READ_REORDER_NS	(4 * NSEC_PER_MSEC)
 
 /*
  * RC request opcodes by send opcode and position in the message. UC's are
@@ -163,31 +171,54 @@ void rmp_requester_free(struct rmp_qp *qp)
 }
 
 /**
+ * rmp_requester_paths_cfg() - the path set a QP sprays over
+ * @qp: the RC QP
+ * @sport: its UDP source port, path 0's
+ * @cfg: filled in: ``paths`` and ``spray`` (the QP's or its device's,
+ *	rmp_qp_knob()), entropy values drawn from the QPN, the periods
+ *
+ * The requester's, and the responder's for READ responses (read
+ * spraying): both start with the same entropy values.
+ */
+void rmp_requester_paths_cfg(struct rmp_qp *qp, u16 sport,
+			     struct rmp_paths_cfg *cfg)
+{
+	*cfg = (struct rmp_paths_cfg) {
+		.npaths = rmp_qp_knob(qp, RMP_KNOB_PATHS),
+		.spray = rmp_qp_knob(qp, RMP_KNOB_SPRAY),
+		.sport = sport,
+		.seed = qp->ibqp.qp_num,
+		.dead_after_ns = RMP_REQUESTER_PATH_DEAD_NS,
+		.probe_every_ns = RMP_REQUESTER_PATH_PROBE_NS,
+		.flowlet_gap_ns = RMP_REQUESTER_FLOWLET_GAP_NS,
+	};
+}
+
+/**
  * rmp_requester_multipath() - spray from now on, if ``paths`` says so
  * @qp: the RC QP, its requester started, its peer agreed to multipath;
  *	process context
  *
  * With ``paths`` above 1 (the QP's or its device's, rmp_qp_knob()), the
  * WRITEs posted from now on are sprayed over that many paths (see the
- * engine's requester). Cheap
+ * engine's requester). With read spraying (%RMP_QP_READ_SPRAY), whatever
+ * ``paths`` is, the READs posted from now on ask for their responses to
+ * be sprayed and take them in any order. Cheap
  * when there is nothing to do: a run calls it while the QP's
  * %RMP_QP_MULTIPATH flag is set.
  */
 void rmp_requester_multipath(struct rmp_qp *qp)
 {
 	struct rmp_requester *rq = &qp->requester;
-	struct rmp_paths_cfg cfg = {
-		.npaths = rmp_qp_knob(qp, RMP_KNOB_PATHS),
-		.spray = rmp_qp_knob(qp, RMP_KNOB_SPRAY),
-		.sport = rq->req.sport,
-		.seed = qp->ibqp.qp_num,
-		.dead_after_ns = RMP_REQUESTER_PATH_DEAD_NS,
-		.probe_every_ns = RMP_REQUESTER_PATH_PROBE_NS,
-		.flowlet_gap_ns = RMP_REQUESTER_FLOWLET_GAP_NS,
-	};
+	struct rmp_paths_cfg cfg;
 	u32 i;
 
-	if (rq->req.paths || cfg.npaths < 2 || rq->req.state != RMP_REQ_RUN)
+	if (rq->req.state != RMP_REQ_RUN)
+		return;
+	if (!rq->req.rd_spray && test_bit(RMP_QP_READ_SPRAY, &qp->flags))
+		rmp_req_read_spray(&rq->req, RMP_REQUESTER_READ_REORDER_NS);
+	rmp_requester_paths_cfg(qp, rq->req.sport, &cfg);
+	if (rq->req.paths || cfg.npaths < 2)
 		return;
 	if (!rq->mp) {
 		rq->mp = kvzalloc(struct_size(rq->mp, rec,
@@ -408,6 +439,7 @@ static void rmp_requester_headers(const struct rmp_qp *qp,
 	f->bth.pkey = RMP_PKEY_DEFAULT;
 	f->bth.psn = pkt->psn;
 	f->bth.ackreq = pkt->ackreq;
+	f->bth.spray = pkt->spray;
 	flags = rmp_opcode_info(f->bth.opcode)->flags;
 	f->bth.se = (flags & RMP_OPF_LAST) &&
 		    (flags & (RMP_OPF_SEND | RMP_OPF_IMMDT)) &&
@@ -613,6 +645,9 @@ static void rmp_requester_count(struct rmp_qp *qp)
 	rmp_stats_add(st, RMP_CNT_TX_SPRAYED, s->sprayed - seen->sprayed);
 	rmp_stats_add(st, RMP_CNT_TX_SELECTIVE_RETRANSMITS,
 		      s->sel_retrans - seen->sel_retrans);
+	rmp_stats_add(st, RMP_CNT_RX_READ_OOO, s->rd_ooo - seen->rd_ooo);
+	rmp_stats_add(st, RMP_CNT_TX_READ_REPAIRS,
+		      s->rd_repairs - seen->rd_repairs);
 	*seen = *s;
 	if (rq->req.paths)
 		rmp_requester_count_paths(qp, st);

@@ -84,6 +84,8 @@ void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			    const void *payload,
 			    const struct sk_buff *unchecked);
 void rmp_requester_flush(struct rmp_qp *qp);
+void rmp_requester_paths_cfg(struct rmp_qp *qp, u16 sport,
+			     struct rmp_paths_cfg *cfg);
 void rmp_requester_multipath(struct rmp_qp *qp);
 
 #endif /* RMP_REQUESTER_H */

@@ -129,18 +129,48 @@ int rmp_responder_start(struct rmp_qp *qp)
 	return 0;
 }
 
+/*
+ * Read spraying: the responses asked to be sprayed take the paths of a
+ * set of the responder's own, if ``paths`` asks for more than one. No
+ * acknowledgment tells it which arrived, so they go round-robin and never
+ * die (Documentation/rmp/design.rst, "Read spraying").
+ */
+static void rmp_responder_read_spray(struct rmp_qp *qp)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct rmp_paths_cfg cfg;
+
+	rmp_resp_read_spray(&rs->resp);
+	rmp_requester_paths_cfg(qp, qp->sport, &cfg);
+	cfg.spray = RMP_SPRAY_RR;
+	if (cfg.npaths < 2)
+		return;
+	if (!rs->rd_paths)
+		rs->rd_paths = kzalloc(sizeof(*rs->rd_paths), GFP_KERNEL);
+	if (rs->rd_paths && rmp_paths_init(rs->rd_paths, &cfg)) {
+		kfree(rs->rd_paths);
+		rs->rd_paths = NULL;
+	}
+}
+
 /**
  * rmp_responder_multipath() - accept sprayed WRITEs from now on
- * @qp: the RC QP, its responder started, its peer agreed to multipath
+ * @qp: the RC QP, its responder started, its peer agreed to multipath;
+ *	process context
  *
- * Cheap once done: a run calls it while the QP's %RMP_QP_MULTIPATH flag
- * is set.
+ * With read spraying (%RMP_QP_READ_SPRAY), also spray the responses of
+ * the READs that ask for it. Cheap once done: a run calls it while the
+ * QP's %RMP_QP_MULTIPATH flag is set.
  */
 void rmp_responder_multipath(struct rmp_qp *qp)
 {
-	if (qp->ibqp.qp_type == IB_QPT_RC)
-		rmp_resp_multipath(&qp->responder.resp,
-				   test_bit(RMP_QP_ECN_ECHO, &qp->flags));
+	struct rmp_responder *rs = &qp->responder;
+
+	if (qp->ibqp.qp_type != IB_QPT_RC)
+		return;
+	rmp_resp_multipath(&rs->resp, test_bit(RMP_QP_ECN_ECHO, &qp->flags));
+	if (!rs->resp.rd_spray && test_bit(RMP_QP_READ_SPRAY, &qp->flags))
+		rmp_responder_read_spray(qp);
 }
 
 /**
@@ -151,6 +181,8 @@ void rmp_responder_free(struct rmp_qp *qp)
 {
 	kfree(qp->responder.res);
 	qp->responder.res = NULL;
+	kfree(qp->responder.rd_paths);
+	qp->responder.rd_paths = NULL;
 }
 
 /*
@@ -258,6 +290,22 @@ static void rmp_responder_send_ack(struct rmp_qp *qp,
 }
 
 /*
+ * The source port of a READ response: read spraying, the next path of the
+ * responder's set for one to be sprayed; else the QP's.
+ */
+static u16 rmp_responder_read_sport(struct rmp_qp *qp,
+				    const struct rmp_resp_read_pkt *pkt)
+{
+	struct rmp_paths *ps = qp->responder.rd_paths;
+
+	if (!pkt->sprayed || !ps)
+		return qp->sport;
+	rmp_stats_inc(&rmp_qp_dev(qp)->stats, RMP_CNT_TX_READ_SPRAYED);
+	/* Round-robin needs no clock. */
+	return ps->path[rmp_paths_pick(ps, 0)].sport;
+}
+
+/*
  * Send the next batch of a READ's responses (or of the part a duplicate
  * asks for). The R_Key is checked again for what is left: a region
  * deregistered meanwhile gets no more responses, and the requester's
@@ -286,8 +334,8 @@ static void rmp_responder_send_read(struct rmp_qp *qp)
 		f.bth.psn = pkt.psn;
 		f.aeth.syndrome = pkt.syndrome;
 		f.aeth.msn = pkt.msn;
-		rmp_responder_xmit(qp, qp->sport, false, &f, mr, pkt.va, NULL,
-				   pkt.len);
+		rmp_responder_xmit(qp, rmp_responder_read_sport(qp, &pkt), false,
+				   &f, mr, pkt.va, NULL, pkt.len);
 	}
 	rs->read_pending = cur->npkts;
 	if (mr)

@@ -30,6 +30,9 @@ struct sk_buff;
  * @qkey: UD: the Q_Key arriving packets must carry
  * @ack_sport: RC: UDP source port of the last request answered; a
  *	multipath QP's acknowledgements leave from it
+ * @rd_paths: read spraying with ``paths`` above 1: the paths sprayed READ
+ *	responses take, round-robin; NULL for the QP's own port. Kept until
+ *	the QP is destroyed
  */
 struct rmp_responder {
 	struct rmp_resp resp;
@@ -45,6 +48,7 @@ struct rmp_responder {
 	u32 dqpn;
 	u32 qkey;
 	u16 ack_sport;
+	struct rmp_paths *rd_paths;
 };
 
 int rmp_responder_start(struct rmp_qp *qp);

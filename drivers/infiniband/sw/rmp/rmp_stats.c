@@ -58,6 +58,9 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_CC_CREDIT_GRANTED] = { .name = "cc_credit_granted" },
 	[RMP_CNT_CC_CREDIT_CUTS] = { .name = "cc_credit_cuts" },
 	[RMP_CNT_CC_CREDIT_LATE_BYTES] = { .name = "cc_credit_late_bytes" },
+	[RMP_CNT_TX_READ_SPRAYED] = { .name = "tx_read_sprayed" },
+	[RMP_CNT_RX_READ_OOO] = { .name = "rx_read_ooo" },
+	[RMP_CNT_TX_READ_REPAIRS] = { .name = "tx_read_repairs" },
 };
 
 /**

@@ -340,6 +340,8 @@ int rmp_hdr_build(const struct rmp_hdr_fields *f, void *buf, size_t buf_len)
 	bth->pkey = cpu_to_be16(f->bth.pkey);
 	rmp_bth_set_qpn(bth, f->bth.qpn, f->bth.fecn, f->bth.becn);
 	rmp_bth_set_psn(bth, f->bth.psn, f->bth.ackreq);
+	if (f->bth.spray)
+		bth->apsn |= cpu_to_be32(RMP_BTH_SPRAY);
 	p += sizeof(*bth);
 
 	for (i = 0; i < ARRAY_SIZE(rmp_ext_descs); i++) {
@@ -426,6 +428,7 @@ static enum rmp_hdr_err rmp_hdr_do_parse(struct rmp_hdr_fields *f,
 	f->bth.becn = rmp_bth_becn(bth);
 	f->bth.qpn = rmp_bth_qpn(bth);
 	f->bth.ackreq = rmp_bth_ackreq(bth);
+	f->bth.spray = rmp_bth_spray(bth);
 	f->bth.psn = rmp_bth_psn(bth);
 	f->hdr_len = info->hdr_len;
 	p += sizeof(*bth);

@@ -214,6 +214,12 @@ static_assert(sizeof(struct rmp_cnprsv) == 16);
 #define RMP_BTH_BECN		0x40000000U
 #define RMP_BTH_QPN_MASK	0x00ffffffU
 #define RMP_BTH_ACKREQ		0x80000000U
+/*
+ * The first of the seven reserved bits after AckReq. rmp's read spraying
+ * (Documentation/rmp/wire.rst, "Multipath"): in a READ request, its
+ * responses may take any path. Set only towards a peer that agreed to it.
+ */
+#define RMP_BTH_SPRAY		0x40000000U
 #define RMP_BTH_PSN_MASK	0x00ffffffU
 /* Byte of the BTH holding FECN/BECN; masked to all-ones for the ICRC. */
 #define RMP_BTH_RESV8A_OFFSET	4
@@ -284,6 +290,11 @@ static inline u32 rmp_bth_qpn(const struct rmp_bth *bth)
 static inline bool rmp_bth_ackreq(const struct rmp_bth *bth)
 {
 	return be32_to_cpu(bth->apsn) & RMP_BTH_ACKREQ;
+}
+
+static inline bool rmp_bth_spray(const struct rmp_bth *bth)
+{
+	return be32_to_cpu(bth->apsn) & RMP_BTH_SPRAY;
 }
 
 static inline u32 rmp_bth_psn(const struct rmp_bth *bth)
@@ -437,6 +448,7 @@ struct rmp_hdr_fields {
 		bool becn;
 		u32 qpn;
 		bool ackreq;
+		bool spray;	/* RMP_BTH_SPRAY */
 		u32 psn;
 	} bth;
 	struct {

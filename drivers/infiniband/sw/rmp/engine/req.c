@@ -51,6 +51,24 @@
  * queued as lost).  An ACK timeout gives up on everything in flight
  * without blaming a path; a path that dies takes its PSNs in flight with
  * it, to be sent again on the others.
+ *
+ * READ SPRAYING (rmp_req_read_spray()).  A peer that agreed to it sends
+ * the responses of a READ of at most RMP_RD_SPRAY_MAX PSNs over its own
+ * paths, so they arrive in any order.  Each is placed by its PSN (offset
+ * (PSN - first PSN) * MTU, its length the one that PSN must have) and
+ * marked in rd_win, a receive window whose expected PSN is una: una moves
+ * over responses received in order, and a READ completes, in order, once
+ * una has passed its last PSN.  An acknowledgment (or a response of a
+ * later READ) may now overtake the responses of an earlier READ or
+ * atomic, so it is no implicit NAK: what it covers beyond them is
+ * remembered (rd_acked) and taken once they are answered.  Loss shows as
+ * a hole: a missing response overtaken by a later one for rd_reorder_ns
+ * starts a repair sweep, which asks again, with a READ request at its
+ * PSN, for each run of missing responses below the highest received
+ * (the responder serves it like any duplicate READ); the ACK timeout
+ * still goes back over everything.  So that nothing but READ responses
+ * need the window, a sprayed WRITE, and a READ or atomic not sprayed,
+ * wait until every sprayed READ before them completed.
  */
 #include "req.h"
 
@@ -80,6 +98,12 @@ static bool rmp_req_is_rd_atomic(const struct rmp_req_wqe *w)
 {
 	return w->kind == RMP_REQ_READ || w->kind == RMP_REQ_ATOMIC ||
 	       w->kind == RMP_REQ_ATOMIC_WRITE;
+}
+
+/* Read spraying: a repair sweep has PSNs left to look at. */
+static bool rmp_req_repairing(const struct rmp_req *r)
+{
+	return r->rd_spray && rmp_psn_before(r->rd_fix, r->rd_fix_end);
 }
 
 /* PSN distance from una, for PSNs not before it. */
@@ -226,6 +250,35 @@ int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 }
 
 /**
+ * rmp_req_read_spray() - take READ responses in any order
+ * @r: requester of an RC QP
+ * @reorder_ns: how long a missing response may be overtaken by later
+ *	ones before it is asked for again; not 0
+ *
+ * For a QP whose peer agreed to spray READ responses: see the design
+ * notes. READs posted before the call keep their in-order handling. From
+ * now on at most %RMP_RD_SPRAY_MAX PSNs are in flight.
+ *
+ * Return: 0, or -EINVAL if @r is not RC or @reorder_ns is 0.
+ */
+int rmp_req_read_spray(struct rmp_req *r, u64 reorder_ns)
+{
+	if (r->qpt != RMP_QPT_RC || !reorder_ns)
+		return -EINVAL;
+	rmp_rxwin_init(&r->rd_win, r->una, RMP_RD_SPRAY_MAX);
+	r->rd_spray = true;
+	r->rd_reorder_ns = reorder_ns;
+	r->rd_hole_at = 0;
+	r->rd_acked = r->una;
+	r->rd_end = r->una;
+	r->rd_fix = r->una;
+	r->rd_fix_end = r->una;
+	if (r->max_inflight > RMP_RD_SPRAY_MAX)
+		r->max_inflight = RMP_RD_SPRAY_MAX;
+	return 0;
+}
+
+/**
  * rmp_req_pace() - pace the requester's packets at a rate
  * @r: requester
  * @d: the rate, set up, owned by the caller; NULL for none
@@ -261,7 +314,7 @@ static bool rmp_req_needs_credit(const struct rmp_req *r)
 	const struct rmp_req_wqe *w;
 
 	if (!rmp_req_unsent(r) || r->next_psn != r->sent_psn ||
-	    (r->paths && r->sb->nlost))
+	    (r->paths && r->sb->nlost) || rmp_req_repairing(r))
 		return false;
 	w = rmp_req_at(r, r->cur);
 	return w->kind == RMP_REQ_SEND || w->kind == RMP_REQ_WRITE ||
@@ -270,8 +323,10 @@ static bool rmp_req_needs_credit(const struct rmp_req *r)
 
 /* Internal WQE flag: its packets are sprayed (multipath). */
 #define RMP_REQ_F_SPRAY		BIT(7)
+/* Internal WQE flag: a READ whose responses the peer sprays. */
+#define RMP_REQ_F_RDSPRAY	BIT(6)
 
-static_assert(!(RMP_REQ_F_SPRAY & RMP_REQ_F_MASK));
+static_assert(!((RMP_REQ_F_SPRAY | RMP_REQ_F_RDSPRAY) & RMP_REQ_F_MASK));
 
 static int rmp_req_check_kind(const struct rmp_req *r, enum rmp_req_kind kind,
 			      u32 length)
@@ -341,6 +396,8 @@ int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 	w->flags = flags;
 	if (r->paths && kind == RMP_REQ_WRITE && !(flags & RMP_REQ_F_IMM))
 		w->flags |= RMP_REQ_F_SPRAY;
+	if (r->rd_spray && kind == RMP_REQ_READ && npsn <= RMP_RD_SPRAY_MAX)
+		w->flags |= RMP_REQ_F_RDSPRAY;
 	w->done = 0;
 	w->status = RMP_REQ_OK;
 	if (r->state == RMP_REQ_FLUSHED) {
@@ -393,6 +450,8 @@ static unsigned int rmp_req_go_back(struct rmp_req *r)
 	r->since_ackreq = 0;
 	r->recovering = true;
 	r->deadline = 0;
+	/* Every missing READ response is asked for again anyway. */
+	r->rd_fix = r->rd_fix_end;
 	return RMP_REQ_EV_SEND;
 }
 
@@ -406,9 +465,30 @@ static unsigned int rmp_req_retry(struct rmp_req *r)
 }
 
 /*
+ * Acknowledge up to @n PSNs of @w, the WQE at comp, from una on; one that
+ * gets its last is finished. Returns how many it took.
+ */
+static u32 rmp_req_ack_comp(struct rmp_req *r, struct rmp_req_wqe *w, u32 n,
+			    unsigned int *ev)
+{
+	u32 step = w->npsn - w->acked;
+
+	if (step > n)
+		step = n;
+	w->acked += step;
+	r->una = rmp_psn_add(r->una, step);
+	if (w->acked == w->npsn) {
+		*ev |= rmp_req_finish(r, r->comp, RMP_REQ_OK);
+		r->comp++;
+	}
+	return step;
+}
+
+/*
  * Acknowledge every PSN before @limit, which lies in (una, sent_psn].
  * Returns true if a READ or atomic before @limit has no response: una then
- * stops at its first missing PSN.
+ * stops at its first missing PSN. With read spraying its response may
+ * still come: una stops there, and @limit is kept for later.
  */
 static bool rmp_req_ack_upto(struct rmp_req *r, u32 limit, unsigned int *ev)
 {
@@ -416,7 +496,6 @@ static bool rmp_req_ack_upto(struct rmp_req *r, u32 limit, unsigned int *ev)
 
 	while (left && r->comp != r->head) {
 		struct rmp_req_wqe *w = rmp_req_at(r, r->comp);
-		u32 step;
 
 		if (w->done) {
 			r->comp++;
@@ -425,21 +504,77 @@ static bool rmp_req_ack_upto(struct rmp_req *r, u32 limit, unsigned int *ev)
 		/* A LOCAL WQE not yet executed is after every PSN sent. */
 		if (w->kind == RMP_REQ_LOCAL)
 			break;
+		if (rmp_req_is_rd_atomic(w) && r->rd_spray) {
+			if (rmp_psn_after(limit, r->rd_acked))
+				r->rd_acked = limit;
+			break;
+		}
 		if (rmp_req_is_rd_atomic(w))
 			return true;
 
-		step = w->npsn - w->acked;
-		if (step > left)
-			step = left;
-		w->acked += step;
-		r->una = rmp_psn_add(r->una, step);
-		left -= step;
-		if (w->acked == w->npsn) {
-			*ev |= rmp_req_finish(r, r->comp, RMP_REQ_OK);
-			r->comp++;
-		}
+		left -= rmp_req_ack_comp(r, w, left, ev);
 	}
 	return false;
+}
+
+/*
+ * Read spraying: una moves over the responses received in order, which
+ * finish the READs they complete, and then over what acknowledgments
+ * covered beyond them; rd_win follows una.
+ */
+static unsigned int rmp_req_rd_settle(struct rmp_req *r)
+{
+	unsigned int ev = 0;
+	struct rmp_req_wqe *w;
+	u32 n;
+
+	for (;;) {
+		if (rmp_psn_after(r->rd_acked, r->una))
+			rmp_req_ack_upto(r, r->rd_acked, &ev);
+		rmp_rxwin_move(&r->rd_win, r->una);
+		n = rmp_rxwin_advance(&r->rd_win);
+		if (!n)
+			return ev;
+		/* Only sprayed READs' PSNs are ever held. */
+		while (n && r->comp != r->head) {
+			w = rmp_req_at(r, r->comp);
+			if (w->done) {
+				r->comp++;
+				continue;
+			}
+			n -= rmp_req_ack_comp(r, w, n, &ev);
+		}
+	}
+}
+
+/*
+ * Read spraying: responses are missing that others overtook, or the rest
+ * of a READ some of whose responses came (the last ones may be lost, with
+ * none after them to show it).
+ */
+static bool rmp_req_rd_missing(const struct rmp_req *r)
+{
+	const struct rmp_req_wqe *w = rmp_req_at(r, r->comp);
+
+	return r->rd_win.held ||
+	       (r->comp != r->cur && (w->flags & RMP_REQ_F_RDSPRAY) &&
+		!w->done && w->acked);
+}
+
+/* Read spraying: the marks that follow una, after it moved. */
+static void rmp_req_rd_follow(struct rmp_req *r, u64 now)
+{
+	if (!rmp_psn_after(r->rd_acked, r->una))
+		r->rd_acked = r->una;
+	if (!rmp_psn_before(r->una, r->rd_end))
+		r->rd_end = r->una;
+	if (!rmp_psn_before(r->una, r->rd_fix_end))
+		r->rd_fix_end = r->una;
+	if (rmp_psn_before(r->rd_fix, r->una))
+		r->rd_fix = r->una;
+	/* A new oldest missing response gets its own reordering time. */
+	r->rd_hole_at = rmp_req_rd_missing(r) ? now : 0;
+	r->rd_sweeps = 0;
 }
 
 /*
@@ -448,6 +583,12 @@ static bool rmp_req_ack_upto(struct rmp_req *r, u32 limit, unsigned int *ev)
  */
 static unsigned int rmp_req_progress(struct rmp_req *r, u64 now, u32 from)
 {
+	unsigned int ev = 0;
+
+	if (r->rd_spray) {
+		ev = rmp_req_rd_settle(r);
+		rmp_req_rd_follow(r, now);
+	}
 	if (r->paths) {
 		rmp_sb_acked(r->sb, r->paths, from, r->una, now);
 		if (!rmp_psn_before(r->una, r->spray_end))
@@ -471,7 +612,7 @@ static unsigned int rmp_req_progress(struct rmp_req *r, u64 now, u32 from)
 	r->state = RMP_REQ_RUN;
 	r->deadline = r->una != r->next_psn && r->timeout_ns ?
 		      now + r->timeout_ns : 0;
-	return RMP_REQ_EV_SEND;
+	return ev | RMP_REQ_EV_SEND;
 }
 
 /* A READ or atomic response is missing: some later response overtook it. */
@@ -560,8 +701,17 @@ static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
 	u32 idx = r->comp;
 	bool last;
 
-	if (r->comp == r->head || r->una != psn)
+	if (r->comp == r->head)
 		return 0;
+	/*
+	 * Read spraying: a later response of a READ answered in order means
+	 * the ones before it were lost (the acknowledgment of the PSNs
+	 * before it did not say so, see rmp_req_ack_upto()).
+	 */
+	if (r->una != psn)
+		return r->rd_spray && w->kind == RMP_REQ_READ &&
+		       rmp_psn_in_window(psn, w->first_psn, w->npsn) ?
+		       rmp_req_implicit_nak(r) : 0;
 	if (opf & RMP_OPF_ATOMIC) {
 		if (w->kind != RMP_REQ_ATOMIC)
 			return rmp_req_error(r, idx, RMP_REQ_ERR_BAD_RESP);
@@ -595,6 +745,96 @@ static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
 	return 0;
 }
 
+/* The WQE holding @psn, from comp on, or NULL. */
+static struct rmp_req_wqe *rmp_req_wqe_of(const struct rmp_req *r, u32 psn,
+					  u32 *idx)
+{
+	struct rmp_req_wqe *w;
+	u32 i;
+
+	for (i = r->comp; i != r->head; i++) {
+		w = rmp_req_at(r, i);
+		if (rmp_psn_in_window(psn, w->first_psn, w->npsn)) {
+			*idx = i;
+			return w;
+		}
+	}
+	return NULL;
+}
+
+/* Read spraying: the sprayed READ holding @psn, or NULL. */
+static struct rmp_req_wqe *rmp_req_rd_wqe(const struct rmp_req *r, u32 psn,
+					  u32 *idx)
+{
+	struct rmp_req_wqe *w = rmp_req_wqe_of(r, psn, idx);
+
+	return w && (w->flags & RMP_REQ_F_RDSPRAY) ? w : NULL;
+}
+
+/*
+ * Read spraying: where the response at @psn of the sprayed READ @w goes,
+ * by its PSN alone; false if its length is not the one that PSN must
+ * have. Its position (FIRST, MIDDLE, LAST) is not checked: a repair's
+ * responses begin and end where the repair does.
+ */
+static bool rmp_req_rd_part(const struct rmp_req *r,
+			    const struct rmp_req_wqe *w, u32 idx, u32 psn,
+			    const struct rmp_hdr_fields *f,
+			    struct rmp_req_rsp *out)
+{
+	u32 off = rmp_psn_sub(psn, w->first_psn) * r->mtu;
+	u32 len = w->length - off;
+
+	if (len > r->mtu)
+		len = r->mtu;
+	if (f->payload_len != len)
+		return false;
+	out->action = RMP_REQ_RSP_READ;
+	out->slot = idx & r->mask;
+	out->offset = off;
+	out->len = len;
+	return true;
+}
+
+/*
+ * Read spraying: a response of a sprayed READ, at @psn in [una,
+ * sent_psn). It acknowledges every PSN before its READ, and is placed
+ * unless it was received before.
+ */
+static unsigned int rmp_req_rd_response(struct rmp_req *r, u64 now, u32 psn,
+					const struct rmp_hdr_fields *f,
+					struct rmp_req_wqe *w, u32 idx,
+					struct rmp_req_rsp *out)
+{
+	unsigned int ev = 0;
+	u32 una = r->una;
+
+	if (!rmp_req_rd_part(r, w, idx, psn, f, out)) {
+		out->action = RMP_REQ_RSP_DROP;
+		r->stats.bad_rsps++;
+		return 0;
+	}
+	if (rmp_psn_after(w->first_psn, r->una))
+		rmp_req_ack_upto(r, w->first_psn, &ev);
+	rmp_rxwin_move(&r->rd_win, r->una);
+	switch (rmp_rxwin_accept(&r->rd_win, psn)) {
+	case RMP_RXWIN_NEW_OUT_OF_ORDER:
+		r->stats.rd_ooo++;
+		if (!r->rd_hole_at)
+			r->rd_hole_at = now;
+		break;
+	case RMP_RXWIN_NEW_IN_ORDER:
+		break;
+	default:
+		out->action = RMP_REQ_RSP_DROP;
+		r->stats.dup_rsps++;
+		break;
+	}
+	if (r->una != una || rmp_rxwin_has(&r->rd_win, r->una))
+		ev |= rmp_req_progress(r, now, una);
+	return ev;
+}
+
 /**
  * rmp_req_will_place() - whether rmp_req_ack() would place a READ response
  * @r: requester
@@ -604,7 +844,9 @@ static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
  * True for the READ response the requester waits for: at the oldest
  * unacknowledged PSN, already sent, for the READ WQE next to complete,
  * with the position and length that PSN must have (one that acknowledges
- * earlier WQEs as well is not foreseen). Nothing changes. Where
+ * earlier WQEs as well is not foreseen); with read spraying, also for a
+ * response of a sprayed READ not received yet, with the length its PSN
+ * must have, whatever its place. Nothing changes. Where
  * its payload goes comes from the WQE, not from the packet, so a receiver
  * may place the payload while checking the packet's integrity, and drop
  * the packet without calling rmp_req_ack() if that fails: a retransmission
@@ -616,7 +858,8 @@ bool rmp_req_will_place(const struct rmp_req *r,
 			const struct rmp_hdr_fields *f, struct rmp_req_rsp *out)
 {
 	const struct rmp_opcode_info *info = rmp_opcode_info(f->bth.opcode);
-	u32 psn;
+	const struct rmp_req_wqe *w;
+	u32 psn, idx;
 
 	if (r->qpt != RMP_QPT_RC || r->state >= RMP_REQ_ERROR || !info ||
 	    info->qpt != RMP_QPT_RC ||
@@ -626,9 +869,17 @@ bool rmp_req_will_place(const struct rmp_req *r,
 	     rmp_aeth_syn_type(f->aeth.syndrome) != RMP_AETH_ACK))
 		return false;
 	psn = rmp_psn_mask(f->bth.psn);
-	if (psn != r->una ||
-	    !rmp_psn_in_window(psn, r->una, rmp_req_off(r, r->sent_psn)) ||
-	    r->comp == r->head || rmp_req_at(r, r->comp)->kind != RMP_REQ_READ)
+	if (!rmp_psn_in_window(psn, r->una, rmp_req_off(r, r->sent_psn)))
+		return false;
+	if (r->rd_spray) {
+		w = rmp_req_rd_wqe(r, psn, &idx);
+		if (w)
+			return !rmp_rxwin_has(&r->rd_win, psn) &&
+			       rmp_req_off(r, psn) < RMP_RD_SPRAY_MAX &&
+			       rmp_req_rd_part(r, w, idx, psn, f, out);
+	}
+	if (psn != r->una || r->comp == r->head ||
+	    rmp_req_at(r, r->comp)->kind != RMP_REQ_READ)
 		return false;
 	return rmp_req_read_part(r, f, info->flags, out);
 }
@@ -662,9 +913,10 @@ unsigned int rmp_req_ack(struct rmp_req *r, u64 now,
 	const struct rmp_opcode_info *info = rmp_opcode_info(f->bth.opcode);
 	u32 psn = rmp_psn_mask(f->bth.psn);
 	u8 syn = f->aeth.syndrome;
+	struct rmp_req_wqe *w;
 	unsigned int ev = 0;
 	bool is_ack, hole;
-	u32 una;
+	u32 una, idx;
 
 	memset(out, 0, sizeof(*out));
 	out->action = RMP_REQ_RSP_DROP;
@@ -694,6 +946,17 @@ unsigned int rmp_req_ack(struct rmp_req *r, u64 now,
 		r->msn = f->aeth.msn;
 	if (is_ack)
 		out->action = RMP_REQ_RSP_ACK;
+	if (r->rd_spray && (info->flags & RMP_OPF_READ)) {
+		w = rmp_req_wqe_of(r, psn, &idx);
+		if (w && (w->flags & RMP_REQ_F_RDSPRAY))
+			return rmp_req_rd_response(r, now, psn, f, w, idx, out);
+		/* Not even a READ's (an ATOMIC WRITE's answer is one). */
+		if (!w || (w->kind != RMP_REQ_READ &&
+			   w->kind != RMP_REQ_ATOMIC_WRITE)) {
+			r->stats.bad_rsps++;
+			return 0;
+		}
+	}
 
 	/* Everything before the PSN, and an ACK's own PSN, is acknowledged. */
 	una = r->una;
@@ -834,6 +1097,30 @@ static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
 	return ev;
 }
 
+/*
+ * Read spraying: a repair sweep asks for every response missing up to the
+ * end of the READ of the highest one received (or of the READ at una):
+ * the holes, and that READ's last responses, lost with none after them.
+ */
+static u32 rmp_req_rd_sweep_end(const struct rmp_req *r)
+{
+	u32 psn = r->rd_win.held ? r->rd_win.highest : r->una, idx;
+	const struct rmp_req_wqe *w = rmp_req_rd_wqe(r, psn, &idx);
+
+	return w ? rmp_psn_add(w->first_psn, w->npsn) : r->una;
+}
+
+/*
+ * Read spraying: when missing responses are asked for again: a reordering
+ * time after they went missing, twice as long after each sweep that
+ * brought no progress; 0 if none is missing.
+ */
+static u64 rmp_req_rd_deadline(const struct rmp_req *r)
+{
+	return r->rd_hole_at ?
+	       r->rd_hole_at + (r->rd_reorder_ns << r->rd_sweeps) : 0;
+}
+
 /**
  * rmp_req_timer() - act on the deadline
  * @r: requester
@@ -844,17 +1131,28 @@ static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
  * with packets outstanding, everything from the oldest unacknowledged PSN is
  * sent again and a transport retry is counted; with none left, the oldest
  * WQE fails with %RMP_REQ_ERR_RETRY_EXC.  With multipath, paths silent for
- * too long die and dead ones come due for a probe.  Calls before the
- * deadline do nothing.
+ * too long die and dead ones come due for a probe.  With read spraying,
+ * READ responses missing for long enough are asked for again (see the
+ * design notes).  Calls before the deadline do nothing.
  *
  * Return: RMP_REQ_EV_* bits.
  */
 unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 {
 	unsigned int ev = 0;
+	u64 at;
 
 	if (r->paths && r->state < RMP_REQ_ERROR)
 		ev = rmp_req_paths_timer(r, now);
+	at = rmp_req_rd_deadline(r);
+	if (at && r->state < RMP_REQ_ERROR && now >= at) {
+		r->rd_fix = r->una;
+		r->rd_fix_end = rmp_req_rd_sweep_end(r);
+		r->rd_hole_at = now;
+		if (r->rd_sweeps < RMP_REQ_RD_BACKOFF_MAX)
+			r->rd_sweeps++;
+		ev |= RMP_REQ_EV_SEND;
+	}
 	if (r->paced_until && now >= r->paced_until) {
 		/* The pacer opened for the packet that waits. */
 		r->paced_until = 0;
@@ -881,8 +1179,9 @@ unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
  *
  * Return: absolute time in ns of the local ACK timeout, of the end of an
  * RNR wait, of the pacer letting a packet waiting for it go, of a sender
- * held back for credit asking again, or (multipath) of the path set's
- * next event; 0 if no timer is needed.
+ * held back for credit asking again, of missing READ responses being
+ * asked for again (read spraying), or (multipath) of the path set's next
+ * event; 0 if no timer is needed.
  */
 u64 rmp_req_deadline(const struct rmp_req *r)
 {
@@ -892,6 +1191,9 @@ u64 rmp_req_deadline(const struct rmp_req *r)
 		return d;
 	if (r->paced_until && (!d || r->paced_until < d))
 		d = r->paced_until;
+	at = rmp_req_rd_deadline(r);
+	if (at && (!d || at < d))
+		d = at;
 	at = r->credit ? rmp_credit_tx_deadline(r->credit) : RMP_CREDIT_NEVER;
 	if (at != RMP_CREDIT_NEVER && (!d || at < d))
 		d = at;
@@ -945,6 +1247,15 @@ static void rmp_req_piece(const struct rmp_req *r, const struct rmp_req_wqe *w,
 		pkt->len = r->mtu;
 }
 
+/* A packet sent again apart from the cursor: counted; the ACK timer runs. */
+static void rmp_req_sent_again(struct rmp_req *r, u64 now)
+{
+	r->stats.pkts++;
+	r->stats.retrans++;
+	if (r->timeout_ns && !r->deadline)
+		r->deadline = now + r->timeout_ns;
+}
+
 /* Multipath: send again the oldest PSN the scoreboard found lost. */
 static int rmp_req_resend(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 {
@@ -971,12 +1282,60 @@ static int rmp_req_resend(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 	pkt->retry = true;
 	rmp_req_spray(r, now, pkt);
 	r->since_ackreq = 0;
-	r->stats.pkts++;
-	r->stats.retrans++;
+	rmp_req_sent_again(r, now);
 	r->stats.sel_retrans++;
-	if (r->timeout_ns && !r->deadline)
-		r->deadline = now + r->timeout_ns;
 	return 0;
+}
+
+/*
+ * Read spraying: ask again for the next run of missing responses the
+ * repair sweep finds, with a READ request of the run's bytes at its first
+ * PSN (a duplicate for the responder). -ENOENT once the sweep is over.
+ */
+static int rmp_req_rd_repair(struct rmp_req *r, u64 now,
+			     struct rmp_req_pkt *pkt)
+{
+	const struct rmp_req_wqe *w;
+	u32 idx, end, first, k;
+
+	while (rmp_req_repairing(r)) {
+		w = rmp_req_rd_wqe(r, r->rd_fix, &idx);
+		if (!w) {
+			r->rd_fix = rmp_psn_add(r->rd_fix, 1);
+			continue;
+		}
+		end = rmp_psn_add(w->first_psn, w->npsn);
+		if (rmp_psn_before(r->rd_fix_end, end))
+			end = r->rd_fix_end;
+		while (rmp_psn_before(r->rd_fix, end) &&
+		       rmp_rxwin_has(&r->rd_win, r->rd_fix))
+			r->rd_fix = rmp_psn_add(r->rd_fix, 1);
+		if (r->rd_fix == end)
+			continue;
+		first = r->rd_fix;
+		while (rmp_psn_before(r->rd_fix, end) &&
+		       !rmp_rxwin_has(&r->rd_win, r->rd_fix))
+			r->rd_fix = rmp_psn_add(r->rd_fix, 1);
+
+		memset(pkt, 0, sizeof(*pkt));
+		pkt->slot = idx & r->mask;
+		pkt->psn = first;
+		pkt->kind = RMP_REQ_READ;
+		pkt->pos = RMP_REQ_ONLY;
+		k = rmp_psn_sub(first, w->first_psn);
+		pkt->offset = k * r->mtu;
+		pkt->len = rmp_psn_sub(r->rd_fix, first) * r->mtu;
+		if (pkt->len > w->length - pkt->offset)
+			pkt->len = w->length - pkt->offset;
+		pkt->sport = rmp_req_plain_sport(r);
+		pkt->ackreq = true;
+		pkt->retry = true;
+		pkt->spray = true;
+		rmp_req_sent_again(r, now);
+		r->stats.rd_repairs++;
+		return 0;
+	}
+	return -ENOENT;
 }
 
 /*
@@ -1009,6 +1368,21 @@ static bool rmp_req_behind_spray(const struct rmp_req *r,
 	       !rmp_psn_before(r->next_psn, r->spray_end);
 }
 
+/*
+ * Read spraying: a sprayed WRITE, and a READ or atomic whose answer is not
+ * sprayed, wait until every sprayed READ before them completed, so that
+ * only READ responses ever need the window of READ responses.
+ */
+static bool rmp_req_behind_read(const struct rmp_req *r,
+				const struct rmp_req_wqe *w)
+{
+	return r->rd_spray &&
+	       ((w->flags & RMP_REQ_F_SPRAY) ||
+		(rmp_req_is_rd_atomic(w) && !(w->flags & RMP_REQ_F_RDSPRAY))) &&
+	       rmp_psn_before(r->una, r->rd_end) &&
+	       !rmp_psn_before(r->next_psn, r->rd_end);
+}
+
 /* rmp_req_next() but for the pacer. */
 static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 {
@@ -1025,6 +1399,8 @@ static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 		r->deadline = 0;
 	}
 	if (r->paths && r->sb->nlost && !rmp_req_resend(r, now, pkt))
+		return 0;
+	if (rmp_req_repairing(r) && !rmp_req_rd_repair(r, now, pkt))
 		return 0;
 
 	for (;;) {
@@ -1055,7 +1431,7 @@ static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 
 	if ((w->flags & RMP_REQ_F_FENCE) && !r->cur_pkt && r->rd_atomic)
 		return -EAGAIN;
-	if (rmp_req_behind_spray(r, w))
+	if (rmp_req_behind_spray(r, w) || rmp_req_behind_read(r, w))
 		return -EAGAIN;
 	inflight = rmp_req_off(r, r->next_psn);
 	pkt->psn = r->next_psn;
@@ -1073,6 +1449,10 @@ static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 		if (w->kind == RMP_REQ_READ) {
 			pkt->offset = r->cur_pkt * r->mtu;
 			pkt->len = w->length - pkt->offset;
+			pkt->spray = w->flags & RMP_REQ_F_RDSPRAY;
+			if (pkt->spray &&
+			    rmp_psn_after(rmp_psn_add(pkt->psn, n), r->rd_end))
+				r->rd_end = rmp_psn_add(pkt->psn, n);
 		} else {
 			pkt->len = w->length;
 		}
@@ -1169,7 +1549,8 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 
 	r->paced_until = 0;
 	if (r->pacer && r->state < RMP_REQ_ERROR &&
-	    (rmp_req_unsent(r) || (r->paths && r->sb->nlost))) {
+	    (rmp_req_unsent(r) || (r->paths && r->sb->nlost) ||
+	     rmp_req_repairing(r))) {
 		/* The rate's timers catch up here, when they matter. */
 		rmp_dcqcn_tick(r->pacer, now);
 		if (!rmp_dcqcn_may_send(r->pacer, now)) {

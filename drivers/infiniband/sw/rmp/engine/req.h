@@ -12,6 +12,7 @@
 #include "credit.h"
 #include "dcqcn.h"
 #include "scoreboard.h"
+#include "rxwin.h"
 
 /**
  * DOC: requester calling protocol
@@ -42,6 +43,8 @@
 #define RMP_REQ_INFLIGHT_DEFAULT	1024U
 #define RMP_REQ_ACK_EVERY_DEFAULT	64U
 #define RMP_REQ_RING_MAX		BIT(15)
+/* Read spraying: a repair sweep waits at most 2^this reordering times. */
+#define RMP_REQ_RD_BACKOFF_MAX		5
 /* rnr_retry value meaning "retry for ever". */
 #define RMP_REQ_RNR_INFINITE		7
 /*
@@ -200,6 +203,8 @@ enum rmp_req_pos {
  * @sprayed: it went on a path of the multipath path set
  * @unsched: new data sent on a burst's unscheduled budget, with no
  *	grant (rmp_credit_tx_unscheduled())
+ * @spray: a READ request whose responses may be sprayed (read spraying):
+ *	its BTH carries %RMP_BTH_SPRAY
  */
 struct rmp_req_pkt {
 	u32 slot;
@@ -213,6 +218,7 @@ struct rmp_req_pkt {
 	bool retry;
 	bool sprayed;
 	bool unsched;
+	bool spray;
 };
 
 /**
@@ -296,6 +302,9 @@ enum rmp_req_state {
  * @sprayed: packets sent on the multipath path set
  * @sel_retrans: ... of which sent again after the scoreboard found them
  *	lost
+ * @rd_ooo: read spraying: READ responses taken ahead of one missing
+ * @rd_repairs: read spraying: READ requests sent again for the responses
+ *	of one run of missing PSNs (also counted in @retrans)
  */
 struct rmp_req_stats {
 	u64 pkts;
@@ -309,6 +318,8 @@ struct rmp_req_stats {
 	u64 bad_rsps;
 	u64 sprayed;
 	u64 sel_retrans;
+	u64 rd_ooo;
+	u64 rd_repairs;
 };
 
 /**
@@ -357,6 +368,22 @@ struct rmp_req_stats {
  *	rmp_req_next() held back for it; 0 if none waits
  * @credit: receiver credit new data waits for, owned by the caller; NULL
  *	for none (see rmp_req_credit())
+ * @rd_spray: the peer sprays READ responses (see rmp_req_read_spray())
+ * @rd_reorder_ns: read spraying: how long a missing response may be
+ *	overtaken before it is asked for again
+ * @rd_win: read spraying: responses received; its expected PSN is @una
+ * @rd_hole_at: read spraying: since when responses are missing (overtaken
+ *	by others, or the rest of a READ after the last that came), or when
+ *	the last repair sweep began; 0 if none is
+ * @rd_sweeps: read spraying: repair sweeps since @una last moved; each
+ *	waits twice as long as the one before, up to
+ *	%RMP_REQ_RD_BACKOFF_MAX doublings
+ * @rd_acked: read spraying: one past the newest PSN an acknowledgment
+ *	covered, which a READ or atomic still unanswered held @una back from
+ * @rd_end: read spraying: one past the last PSN of the newest sprayed
+ *	READ sent
+ * @rd_fix: read spraying: the repair sweep's next PSN
+ * @rd_fix_end: read spraying: where the repair sweep ends
  * @stats: counters
  *
  * Ring indices count up for ever and are reduced with @mask; indices and
@@ -408,6 +435,16 @@ struct rmp_req {
 	u64 paced_until;
 	struct rmp_credit_tx *credit;
 
+	bool rd_spray;
+	u64 rd_reorder_ns;
+	struct rmp_rxwin rd_win;
+	u64 rd_hole_at;
+	u8 rd_sweeps;
+	u32 rd_acked;
+	u32 rd_end;
+	u32 rd_fix;
+	u32 rd_fix_end;
+
 	struct rmp_req_stats stats;
 };
 
@@ -419,6 +456,7 @@ int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
 		 const struct rmp_req_cfg *cfg, u32 sq_psn);
 int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 		      struct rmp_sb *sb);
+int rmp_req_read_spray(struct rmp_req *r, u64 reorder_ns);
 void rmp_req_pace(struct rmp_req *r, struct rmp_dcqcn *d);
 void rmp_req_credit(struct rmp_req *r, struct rmp_credit_tx *tx);
 int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,

@@ -143,6 +143,26 @@ int rmp_resp_multipath(struct rmp_resp *resp, bool ecn_echo)
 }
 
 /**
+ * rmp_resp_read_spray() - let READ responses take any path
+ * @resp: responder of an RC QP
+ *
+ * For a QP whose peer agreed to read spraying: the responses to a READ
+ * request (or a duplicate) that asks for it (&rmp_resp_in.spray) are
+ * marked sprayed (&rmp_resp_read_pkt.sprayed), and such a duplicate waits
+ * for the responses in progress instead of cutting them short
+ * (rmp_resp_preempts_read()).
+ *
+ * Return: 0, or -EINVAL on UC.
+ */
+int rmp_resp_read_spray(struct rmp_resp *resp)
+{
+	if (resp->uc)
+		return -EINVAL;
+	resp->rd_spray = true;
+	return 0;
+}
+
+/**
  * rmp_resp_sack() - the SACK of an acknowledgment, with its ECN echo
  * @resp: responder that sacks (rmp_resp_sacks())
  * @s: filled in from the receive window as it is now
@@ -334,9 +354,14 @@ static bool rmp_resp_valid(const struct rmp_resp *resp,
 	return rmp_resp_seq_ok(resp, flags) && rmp_resp_rules_ok(resp, in, flags);
 }
 
+/*
+ * The responses to @len bytes at @va, from @psn, of the READ (or ATOMIC
+ * WRITE) of resource @idx; sprayed if the request asked (@spray) and the
+ * peer agreed to read spraying.
+ */
 static void rmp_resp_read_start(const struct rmp_resp *resp,
 				struct rmp_resp_read *cur, u32 idx, u32 psn,
-				u64 va, u32 len)
+				u64 va, u32 len, bool spray)
 {
 	const struct rmp_resp_res *r = &resp->res[idx];
 
@@ -350,6 +375,7 @@ static void rmp_resp_read_start(const struct rmp_resp *resp,
 	cur->npkts = rmp_resp_read_npkts(len, resp->mtu);
 	cur->mtu = resp->mtu;
 	cur->msn = resp->msn;
+	cur->sprayed = resp->rd_spray && spray;
 }
 
 /*
@@ -362,7 +388,8 @@ static void rmp_resp_answer_write(const struct rmp_resp *resp,
 	const struct rmp_resp_res *r = &resp->res[idx];
 
 	out->reply.kind = RMP_RESP_REPLY_READ;
-	rmp_resp_read_start(resp, &out->reply.read, idx, r->psn, r->va, 0);
+	rmp_resp_read_start(resp, &out->reply.read, idx, r->psn, r->va, 0,
+			    false);
 }
 
 /* A packet from before the expected PSN. */
@@ -397,7 +424,7 @@ static void rmp_resp_duplicate(struct rmp_resp *resp,
 			return;
 		out->reply.kind = RMP_RESP_REPLY_READ;
 		rmp_resp_read_start(resp, &out->reply.read, idx, in->psn,
-				    in->va, in->dma_len);
+				    in->va, in->dma_len, in->spray);
 		return;
 	}
 
@@ -751,7 +778,7 @@ int rmp_resp_executed(struct rmp_resp *resp, enum rmp_resp_status status,
 		idx = rmp_resp_take(resp, RMP_RESP_RES_READ, npkts, 0);
 		out->reply.kind = RMP_RESP_REPLY_READ;
 		rmp_resp_read_start(resp, &out->reply.read, idx, in->psn,
-				    in->va, in->dma_len);
+				    in->va, in->dma_len, in->spray);
 		rmp_resp_advance(resp, npkts);
 		return 0;
 	}
@@ -819,6 +846,7 @@ bool rmp_resp_read_next(struct rmp_resp_read *cur,
 	pkt->offset = cur->offset;
 	pkt->rkey = cur->rkey;
 	pkt->len = len;
+	pkt->sprayed = cur->sprayed;
 	pkt->aeth = pkt->opcode != RMP_OP_RC_READ_RESPONSE_MIDDLE;
 	if (pkt->aeth) {
 		pkt->syndrome = rmp_resp_syn_ack();

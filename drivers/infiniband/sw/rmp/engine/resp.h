@@ -103,6 +103,8 @@ struct rmp_resp_res {
  * @rkey: RETH or AtomicETH R_Key
  * @dma_len: RETH DMA length
  * @ce: it arrived CE marked (its IP header's ECN field)
+ * @spray: a READ request whose responses may take any path (its BTH's
+ *	%RMP_BTH_SPRAY; read spraying)
  *
  * @va, @rkey and @dma_len are read only for opcodes that carry them.
  */
@@ -115,6 +117,7 @@ struct rmp_resp_in {
 	u32 rkey;
 	u32 dma_len;
 	bool ce;
+	bool spray;
 };
 
 /**
@@ -130,6 +133,7 @@ struct rmp_resp_in {
  * @mtu: path MTU
  * @msn: MSN for the responses that carry an AETH
  * @started: the first response has been produced
+ * @sprayed: the responses may each take any path (read spraying)
  *
  * Self-contained: it stays valid whatever the responder does meanwhile.
  */
@@ -144,6 +148,7 @@ struct rmp_resp_read {
 	u32 mtu;
 	u32 msn;
 	bool started;
+	bool sprayed;
 };
 
 /**
@@ -157,6 +162,8 @@ struct rmp_resp_read {
  * @aeth: the opcode carries an AETH: @syndrome and @msn
  * @syndrome: AETH syndrome, an ACK
  * @msn: AETH MSN
+ * @sprayed: it may take any path of the responder's path set, not only
+ *	the QP's own source port (read spraying)
  */
 struct rmp_resp_read_pkt {
 	u8 opcode;
@@ -168,6 +175,7 @@ struct rmp_resp_read_pkt {
 	bool aeth;
 	u8 syndrome;
 	u32 msn;
+	bool sprayed;
 };
 
 /**
@@ -307,6 +315,8 @@ enum rmp_resp_msg {
  * @access: RMP_RESP_ALLOW_* bits
  * @ooo: sprayed WRITEs are accepted out of order (multipath)
  * @ecn_echo: the SACKs echo CE marks (rmp_resp_sack())
+ * @rd_spray: the requester takes READ responses in any order
+ *	(rmp_resp_read_spray())
  * @win: receive window; @win.epsn is the expected PSN
  * @msn: message sequence number: messages completed, modulo 2^24
  * @msg: &enum rmp_resp_msg in progress
@@ -337,6 +347,7 @@ struct rmp_resp {
 	u8 access;
 	bool ooo;
 	bool ecn_echo;
+	bool rd_spray;
 
 	struct rmp_rxwin win;
 	u32 msn;
@@ -392,18 +403,23 @@ static inline bool rmp_resp_sacks(const struct rmp_resp *resp)
  * @resp: responder
  * @opcode: the request's BTH opcode
  * @psn: the request's PSN
+ * @spray: the request asks for read spraying (%RMP_BTH_SPRAY)
  *
  * While a READ's responses go out, the requests after it wait. A duplicate
  * READ request does not: the requester lost responses and drops every one
  * after the loss, so the stream in progress is not worth finishing; the
- * duplicate is taken at once and its responses replace the stream.
+ * duplicate is taken at once and its responses replace the stream. Not
+ * one asking for read spraying: the requester keeps every response, and
+ * asks again for the missing ones only.
  *
- * Return: true if the request is a duplicate READ request.
+ * Return: true if the request is a duplicate READ request whose responses
+ * are not sprayed.
  */
 static inline bool rmp_resp_preempts_read(const struct rmp_resp *resp,
-					  u8 opcode, u32 psn)
+					  u8 opcode, u32 psn, bool spray)
 {
-	return opcode == RMP_OP_RC_READ_REQUEST &&
+	return !(resp->rd_spray && spray) &&
+	       opcode == RMP_OP_RC_READ_REQUEST &&
 	       rmp_psn_before(psn, resp->win.epsn);
 }
 
@@ -422,6 +438,7 @@ static inline void rmp_resp_in_from_hdr(struct rmp_resp_in *in,
 	in->psn = f->bth.psn;
 	in->opcode = f->bth.opcode;
 	in->ackreq = f->bth.ackreq;
+	in->spray = f->bth.spray;
 	in->payload_len = f->payload_len;
 	if (flags & RMP_OPF_RETH) {
 		in->va = f->reth.va;
@@ -436,6 +453,7 @@ static inline void rmp_resp_in_from_hdr(struct rmp_resp_in *in,
 int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 		  struct rmp_resp_res *res, u32 nres);
 int rmp_resp_multipath(struct rmp_resp *resp, bool ecn_echo);
+int rmp_resp_read_spray(struct rmp_resp *resp);
 int rmp_resp_sack(struct rmp_resp *resp, struct rmp_sack *s,
 		  struct rmp_ecn_echo *ce);
 bool rmp_resp_will_execute(const struct rmp_resp *resp,

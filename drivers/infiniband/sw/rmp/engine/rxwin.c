@@ -173,6 +173,39 @@ bool rmp_rxwin_has(const struct rmp_rxwin *w, u32 psn)
 	return w->bitmap[slot / 64] >> (slot % 64) & 1;
 }
 
+/**
+ * rmp_rxwin_move() - take PSNs as delivered that arrived some other way
+ * @w: window
+ * @psn: the new expected PSN; one not after @w->epsn changes nothing
+ *
+ * Moves @w->epsn to @psn, forgetting what was held before it. The
+ * requester's window of READ responses follows its oldest unacknowledged
+ * PSN this way over the PSNs that an ACK, not a response, covered.
+ */
+void rmp_rxwin_move(struct rmp_rxwin *w, u32 psn)
+{
+	u32 n, slot;
+
+	if (!rmp_psn_after(psn, w->epsn))
+		return;
+	n = rmp_psn_sub(psn, w->epsn);
+	if (n >= w->size) {
+		memset(w->bitmap, 0, sizeof(w->bitmap));
+		w->held = 0;
+	}
+	for (; w->held && n; n--) {
+		slot = w->epsn & (w->size - 1);
+		if (w->bitmap[slot / 64] >> (slot % 64) & 1) {
+			w->bitmap[slot / 64] &= ~(1ULL << (slot % 64));
+			w->held--;
+		}
+		w->epsn = rmp_psn_add(w->epsn, 1);
+	}
+	w->epsn = rmp_psn_mask(psn);
+	if (!w->held)
+		w->highest = rmp_psn_sub(w->epsn, 1);
+}
+
 /* 64 window bits starting at @slot, wrapping around the circular bitmap. */
 static u64 rmp_rxwin_bits64(const struct rmp_rxwin *w, u32 slot)
 {

@@ -18,6 +18,12 @@ static inline unsigned int rmp_ctz64(u64 x)
 #define RMP_RXWIN_MIN		64U
 #define RMP_RXWIN_MAX		1024U
 #define RMP_RXWIN_WORDS		(RMP_RXWIN_MAX / 64)
+/*
+ * Read spraying: a requester asks for a READ's responses to be sprayed
+ * only if it takes at most this many PSNs, its window for them (a larger
+ * one is answered in order on one port).
+ */
+#define RMP_RD_SPRAY_MAX	RMP_RXWIN_MAX
 
 /**
  * struct rmp_rxwin - receive window of one QP
@@ -61,6 +67,7 @@ int rmp_rxwin_init(struct rmp_rxwin *w, u32 epsn, u32 size);
 enum rmp_rxwin_verdict rmp_rxwin_accept(struct rmp_rxwin *w, u32 psn);
 u32 rmp_rxwin_advance(struct rmp_rxwin *w);
 bool rmp_rxwin_has(const struct rmp_rxwin *w, u32 psn);
+void rmp_rxwin_move(struct rmp_rxwin *w, u32 psn);
 
 /* SACK: cumulative ack, highest PSN received, bitmap of what lies between. */
 #define RMP_SACK_VERSION	1

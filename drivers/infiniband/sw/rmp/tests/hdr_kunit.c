@@ -726,6 +726,34 @@ static void rmp_bth_setters__keep_neighbours(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_bth_psn(&bth), 0U);
 }
 
+/*
+ * Read spraying's bit: byte 8, 0x40, beside AckReq and the PSN, read back
+ * by the parser; 0 unless asked for.
+ */
+static void rmp_hdr_build__spray_bit(struct kunit *test)
+{
+	struct rmp_hdr_fields f = {}, g;
+	enum rmp_hdr_err why;
+	u8 buf[64];
+	int len;
+
+	f.bth.opcode = RMP_OP_RC_READ_REQUEST;
+	f.bth.psn = 0x123456;
+	f.bth.ackreq = true;
+	len = rmp_hdr_build(&f, buf, sizeof(buf));
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_EXPECT_EQ(test, buf[8], 0x80);
+	f.bth.spray = true;
+	KUNIT_ASSERT_EQ(test, rmp_hdr_build(&f, buf, sizeof(buf)), len);
+	KUNIT_EXPECT_EQ(test, buf[8], 0xc0);
+	KUNIT_EXPECT_EQ(test, buf[9], 0x12);
+	KUNIT_ASSERT_EQ(test, rmp_hdr_parse(&g, buf, len, len + RMP_ICRC_SIZE,
+					    &why), 0);
+	KUNIT_EXPECT_TRUE(test, g.bth.spray);
+	KUNIT_EXPECT_TRUE(test, g.bth.ackreq);
+	KUNIT_EXPECT_EQ(test, g.bth.psn, 0x123456U);
+}
+
 struct aeth_case {
 	const char *desc;
 	u8 syndrome;
@@ -858,6 +886,7 @@ static struct kunit_case rmp_hdr_cases[] = {
 	KUNIT_CASE(rmp_hdr_err_str__every_reason),
 	KUNIT_CASE_PARAM(rmp_bth_accessors__boundaries, bth_acc_gen_params),
 	KUNIT_CASE(rmp_bth_setters__keep_neighbours),
+	KUNIT_CASE(rmp_hdr_build__spray_bit),
 	KUNIT_CASE_PARAM(rmp_aeth_syndrome__decode, aeth_gen_params),
 	KUNIT_CASE(rmp_hdr_pad__rounds_to_word),
 	KUNIT_CASE(rmp_pkey_match__membership),

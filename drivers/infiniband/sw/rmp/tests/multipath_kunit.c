@@ -5,6 +5,9 @@
  * each link first-in first-out with its own delay, loss and failure)
  * carries them, and the responder engine accepts them out of order and
  * answers with SACKs, which echo the CE marks a link put on the requests.
+ * The responder sprays READ responses over a path set of its own, back
+ * over links with the same delays, losses and failures (and duplicates),
+ * and the requester places them by PSN and repairs the missing ones.
  * Every byte is checked where it landed; a fake clock drives time.
  */
 #include <kunit/test.h>
@@ -24,6 +27,7 @@
 #define SLOTS		32U
 #define NRES		4
 #define SEND_GAP	(1 * US)	/* the requester's pace */
+#define REORDER		(200 * US)	/* READ responses' reordering time */
 
 struct fab_pkt {
 	u64 at;
@@ -35,11 +39,16 @@ struct fab_pkt {
 	bool is_sack;
 	struct rmp_sack sack;
 	struct rmp_ecn_echo echo;	/* if sack.ecn */
+	bool rd;			/* a READ response: */
+	u8 opcode;
+	u64 va;				/* its payload, in the remote memory */
+	u32 len;
 };
 
 struct fab_link {
 	u64 delay;
 	u32 loss;		/* per mille */
+	u32 dup;		/* per mille, delivered twice */
 	u64 down_from;		/* 0: never */
 	bool ce;		/* marks every packet CE */
 	u64 last;		/* arrival time of the newest packet */
@@ -56,11 +65,14 @@ struct mp_case {
 	u32 max_retrans;	/* bound on retransmissions */
 	u8 spray;		/* enum rmp_spray */
 	bool echo;		/* SACKs echo CE marks */
+	bool reads;		/* every third WQE a READ */
+	u32 dup;		/* READ responses duplicated, per mille */
 };
 
 struct mp_env {
 	struct fab_link fwd[LINKS];
 	struct fab_link back;
+	struct fab_link rsp[LINKS];	/* READ responses, by source port */
 	struct rmp_req r;
 	struct rmp_req_wqe ring[SLOTS];
 	u32 kind[SLOTS];
@@ -70,12 +82,15 @@ struct mp_env {
 	struct rmp_sb_rec rec[RMP_RXWIN_MAX];
 	struct rmp_resp resp;
 	struct rmp_resp_res res[NRES];
+	struct rmp_paths rps;	/* the responder's, for READ responses */
 	u8 *remote;		/* WQES * WQE_LEN bytes */
+	u8 *local;		/* WQES * WQE_LEN bytes, READ into */
 	u8 *recvd;		/* WQES * SEND_LEN bytes */
 	u32 nrecv;		/* SENDs begun at the responder */
 	u32 posted, completed;
 	u64 sprayed_bytes;	/* payload of the sprayed packets sent */
 	u32 on_link[LINKS];	/* packets sent on each link */
+	u32 rsp_on_link[LINKS];	/* READ responses sent on each link */
 	u64 now;
 	u32 rng;
 };
@@ -99,15 +114,11 @@ static u32 fab_link_of(u16 sport)
 	return (sport * 2654435761U >> 16) % LINKS;
 }
 
-static void fab_put(struct kunit *test, struct mp_env *e, struct fab_link *l,
-		    const struct fab_pkt *p)
+static void fab_queue(struct kunit *test, struct fab_link *l,
+		      const struct fab_pkt *p, u64 at)
 {
 	struct fab_pkt *slot;
-	u64 at = e->now + l->delay;
 
-	if ((l->down_from && e->now >= l->down_from) ||
-	    fab_rand(e) % 1000 < l->loss)
-		return;
 	KUNIT_ASSERT_LT(test, l->tail - l->head, (u32)LINK_Q);
 	/* First in, first out: never before the packet ahead. */
 	if (at < l->last)
@@ -119,6 +130,19 @@ static void fab_put(struct kunit *test, struct mp_env *e, struct fab_link *l,
 	slot->ce = l->ce;
 }
 
+static void fab_put(struct kunit *test, struct mp_env *e, struct fab_link *l,
+		    const struct fab_pkt *p)
+{
+	u64 at = e->now + l->delay;
+
+	if ((l->down_from && e->now >= l->down_from) ||
+	    fab_rand(e) % 1000 < l->loss)
+		return;
+	fab_queue(test, l, p, at);
+	if (l->dup && fab_rand(e) % 1000 < l->dup)
+		fab_queue(test, l, p, at + US);
+}
+
 static const struct fab_pkt *fab_peek(const struct fab_link *l, u64 now)
 {
 	const struct fab_pkt *p = &l->q[l->head % LINK_Q];
@@ -126,12 +150,43 @@ static const struct fab_pkt *fab_peek(const struct fab_link *l, u64 now)
 	return l->head != l->tail && p->at <= now ? p : NULL;
 }
 
+/*
+ * A READ's responses, all at once: each sprayed one on the path the
+ * responder's path set picks, the others on the QP's own source port.
+ */
+static void mp_read_responses(struct kunit *test, struct mp_env *e,
+			      struct rmp_resp_read *cur)
+{
+	struct rmp_resp_read_pkt rp;
+	struct fab_pkt p = {};
+	u16 sport;
+	u32 link;
+
+	while (rmp_resp_read_next(cur, &rp)) {
+		sport = rp.sprayed ?
+			e->rps.path[rmp_paths_pick(&e->rps, e->now)].sport :
+			e->r.sport;
+		link = fab_link_of(sport);
+		p.rd = true;
+		p.opcode = rp.opcode;
+		p.psn = rp.psn;
+		p.syndrome = rp.syndrome;
+		p.msn = rp.msn;
+		p.va = rp.va;
+		p.len = rp.len;
+		e->rsp_on_link[link]++;
+		fab_put(test, e, &e->rsp[link], &p);
+	}
+}
+
 /* The responder answers: an ACK goes out as a SACK while it sacks. */
 static void mp_reply(struct kunit *test, struct mp_env *e,
-		     const struct rmp_resp_reply *reply)
+		     struct rmp_resp_reply *reply)
 {
 	struct fab_pkt p = {};
 
+	if (reply->kind == RMP_RESP_REPLY_READ)
+		mp_read_responses(test, e, &reply->read);
 	if (reply->kind != RMP_RESP_REPLY_ACK)
 		return;
 	p.psn = reply->psn;
@@ -162,6 +217,8 @@ static u8 mp_opcode(const struct rmp_req_pkt *pkt)
 		[RMP_REQ_ONLY] = RMP_OP_RC_SEND_ONLY,
 	};
 
+	if (pkt->kind == RMP_REQ_READ)
+		return RMP_OP_RC_READ_REQUEST;
 	return pkt->kind == RMP_REQ_WRITE ? write[pkt->pos] : send[pkt->pos];
 }
 
@@ -181,6 +238,11 @@ static void mp_request(struct kunit *test, struct mp_env *e,
 	if (pkt->kind == RMP_REQ_WRITE) {
 		in.va = (u64)wqe * WQE_LEN + pkt->offset;
 		in.dma_len = pkt->pos == RMP_REQ_ONLY ? pkt->len : WQE_LEN;
+	} else if (pkt->kind == RMP_REQ_READ) {
+		in.va = (u64)wqe * WQE_LEN + pkt->offset;
+		in.dma_len = pkt->len;
+		in.payload_len = 0;
+		in.spray = pkt->spray;
 	}
 	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&e->resp, &in, &out), 0);
 	if (out.verdict == RMP_RESP_EXECUTE) {
@@ -190,7 +252,7 @@ static void mp_request(struct kunit *test, struct mp_env *e,
 			for (i = 0; i < pkt->len; i++)
 				e->remote[out.va + i] =
 					pattern(wqe, pkt->offset + i);
-		} else {
+		} else if (pkt->kind == RMP_REQ_SEND) {
 			if (out.first)
 				e->nrecv++;
 			KUNIT_ASSERT_GT(test, e->nrecv, 0U);
@@ -208,10 +270,47 @@ static void mp_request(struct kunit *test, struct mp_env *e,
 		mp_reply(test, e, &out.reply);
 }
 
-static void mp_response(struct mp_env *e, const struct fab_pkt *p)
+/*
+ * A READ response reaches the requester: placed where the engine says,
+ * which is where rmp_req_will_place() said, inside the READ's buffer.
+ */
+static void mp_read_response(struct kunit *test, struct mp_env *e,
+			     const struct fab_pkt *p)
+{
+	struct rmp_req_rsp rsp, will;
+	struct rmp_hdr_fields f = {};
+	bool placing;
+
+	f.bth.opcode = p->opcode;
+	f.bth.psn = p->psn;
+	f.aeth.syndrome = p->syndrome;
+	f.aeth.msn = p->msn;
+	f.payload_len = p->len;
+	placing = rmp_req_will_place(&e->r, &f, &will);
+	rmp_req_ack(&e->r, e->now, &f, &rsp);
+	if (placing) {
+		KUNIT_EXPECT_EQ(test, rsp.action, (u32)RMP_REQ_RSP_READ);
+		KUNIT_EXPECT_EQ(test, rsp.offset, will.offset);
+	}
+	if (rsp.action != RMP_REQ_RSP_READ)
+		return;
+	KUNIT_ASSERT_EQ(test, e->kind[rsp.slot], (u32)RMP_REQ_READ);
+	KUNIT_ASSERT_EQ(test, rsp.len, p->len);
+	KUNIT_ASSERT_LE(test, rsp.offset + rsp.len, WQE_LEN);
+	memcpy(e->local + e->wqe_of_slot[rsp.slot] * WQE_LEN + rsp.offset,
+	       e->remote + p->va, rsp.len);
+}
+
+static void mp_response(struct kunit *test, struct mp_env *e,
+			const struct fab_pkt *p)
 {
 	struct rmp_hdr_fields f = {};
 	struct rmp_req_rsp rsp;
+
+	if (p->rd) {
+		mp_read_response(test, e, p);
+		return;
+	}
 
 	f.bth.opcode = p->is_sack ? RMP_OP_EXT_SACK : RMP_OP_RC_ACKNOWLEDGE;
 	f.bth.psn = p->psn;
@@ -224,13 +323,20 @@ static void mp_response(struct mp_env *e, const struct fab_pkt *p)
 		rmp_req_ack(&e->r, e->now, &f, &rsp);
 }
 
-static void mp_post(struct kunit *test, struct mp_env *e, bool sends)
+static u32 mp_kind(const struct mp_case *c, u32 wqe)
+{
+	if (c->sends && wqe % 4 == 3)
+		return RMP_REQ_SEND;
+	return c->reads && wqe % 3 == 1 ? RMP_REQ_READ : RMP_REQ_WRITE;
+}
+
+static void mp_post(struct kunit *test, struct mp_env *e,
+		    const struct mp_case *c)
 {
 	while (e->posted < WQES && e->posted - e->completed < SLOTS) {
-		bool send = sends && e->posted % 4 == 3;
-		u32 kind = send ? RMP_REQ_SEND : RMP_REQ_WRITE;
-		int slot = rmp_req_post(&e->r, kind, send ? SEND_LEN : WQE_LEN,
-					0);
+		u32 kind = mp_kind(c, e->posted);
+		int slot = rmp_req_post(&e->r, kind, kind == RMP_REQ_SEND ?
+					SEND_LEN : WQE_LEN, 0);
 
 		KUNIT_ASSERT_GE(test, slot, 0);
 		e->kind[slot] = kind;
@@ -254,11 +360,12 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 {
 	const struct rmp_req_cfg rcfg = {
 		.qpt = RMP_QPT_RC, .mtu = MTU, .retry_cnt = 7, .rnr_retry = 7,
-		.timeout = 10, .max_rd_atomic = 1, .max_inflight = 256,
+		.timeout = 10, .max_rd_atomic = NRES, .max_inflight = 256,
 		.ack_every = 8, .lqpn = 0x11, .rqpn = 0x12,
 	};
 	const struct rmp_resp_config qcfg = {
-		.mtu = MTU, .access = RMP_RESP_ALLOW_WRITE, .ack_every = 8,
+		.mtu = MTU, .access = RMP_RESP_ALLOW_WRITE | RMP_RESP_ALLOW_READ,
+		.ack_every = 8,
 		.ooo = true, .win_size = RMP_RXWIN_MAX,
 	};
 	struct rmp_paths_cfg pcfg = {
@@ -266,17 +373,28 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 		.dead_after_ns = 2 * MS, .probe_every_ns = 1 * MS,
 		.flowlet_gap_ns = 50 * US,
 	};
-	u32 i;
+	u32 i, off;
 
 	e->remote = kunit_kzalloc(test, WQES * WQE_LEN, GFP_KERNEL);
+	e->local = kunit_kzalloc(test, WQES * WQE_LEN, GFP_KERNEL);
 	e->recvd = kunit_kzalloc(test, WQES * SEND_LEN, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e->remote);
+	KUNIT_ASSERT_NOT_NULL(test, e->local);
 	KUNIT_ASSERT_NOT_NULL(test, e->recvd);
+	/* What the READs read. */
+	for (i = 0; i < WQES; i++)
+		for (off = 0; mp_kind(c, i) == RMP_REQ_READ && off < WQE_LEN;
+		     off++)
+			e->remote[i * WQE_LEN + off] = pattern(i, off);
 	e->rng = 0x2545f491;
 	for (i = 0; i < LINKS; i++) {
 		e->fwd[i].delay = c->delay[i];
 		e->fwd[i].loss = c->loss[i];
 		e->fwd[i].down_from = c->down_from[i];
+		e->rsp[i].delay = c->delay[i];
+		e->rsp[i].loss = c->loss[i];
+		e->rsp[i].down_from = c->down_from[i];
+		e->rsp[i].dup = c->dup;
 	}
 	e->back.delay = 10 * US;
 	KUNIT_ASSERT_EQ(test, rmp_req_init(&e->r, e->ring, SLOTS, &rcfg, 0), 0);
@@ -284,8 +402,13 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 	KUNIT_ASSERT_EQ(test, rmp_paths_init(&e->ps, &pcfg), 0);
 	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->sb, e->rec, RMP_RXWIN_MAX), 0);
 	KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_read_spray(&e->r, REORDER), 0);
 	KUNIT_ASSERT_EQ(test, rmp_resp_init(&e->resp, &qcfg, e->res, NRES), 0);
 	KUNIT_ASSERT_EQ(test, rmp_resp_multipath(&e->resp, c->echo), 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_read_spray(&e->resp), 0);
+	pcfg.spray = RMP_SPRAY_RR;
+	pcfg.seed = 0x12;
+	KUNIT_ASSERT_EQ(test, rmp_paths_init(&e->rps, &pcfg), 0);
 }
 
 static void mp_run(struct kunit *test, struct mp_env *e,
@@ -306,13 +429,19 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 			}
 		}
 		while ((p = fab_peek(&e->back, e->now))) {
-			mp_response(e, p);
+			mp_response(test, e, p);
 			e->back.head++;
+		}
+		for (i = 0; i < LINKS; i++) {
+			while ((p = fab_peek(&e->rsp[i], e->now))) {
+				mp_response(test, e, p);
+				e->rsp[i].head++;
+			}
 		}
 		dl = rmp_req_deadline(&e->r);
 		if (dl && dl <= e->now)
 			rmp_req_timer(&e->r, e->now);
-		mp_post(test, e, c->sends);
+		mp_post(test, e, c);
 		if (e->now >= next_send && !rmp_req_next(&e->r, e->now, &pkt)) {
 			struct fab_pkt fp = { .pkt = pkt };
 
@@ -330,19 +459,28 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 static const struct mp_case mp_cases[] = {
 	{ "4 links, no loss, skewed delays",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
-	  RMP_SPRAY_RR, false },
+	  RMP_SPRAY_RR, false, false, 0 },
 	{ "equal links, no loss, SENDs between WRITEs",
 	  { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {}, true, 0,
-	  RMP_SPRAY_RR, false },
+	  RMP_SPRAY_RR, false, false, 0 },
 	{ "2% loss on every link",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 160, RMP_SPRAY_RR, false },
+	  true, 160, RMP_SPRAY_RR, false, false, 0 },
 	{ "one link 20% loss",
 	  { 30 * US, 30 * US, 30 * US, 30 * US }, { 0, 200, 0, 0 }, {},
-	  false, 200, RMP_SPRAY_RR, false },
+	  false, 200, RMP_SPRAY_RR, false, false, 0 },
 	{ "one link goes dark at 200 us",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 300, RMP_SPRAY_RR, false },
+	  true, 300, RMP_SPRAY_RR, false, false, 0 },
+	{ "READs between WRITEs, skewed delays",
+	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
+	  RMP_SPRAY_RR, false, true, 0 },
+	{ "READs and SENDs, 2% loss, 5% responses twice",
+	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
+	  true, 250, RMP_SPRAY_RR, false, true, 50 },
+	{ "READs, one link goes dark at 200 us",
+	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
+	  true, 400, RMP_SPRAY_RR, false, true, 0 },
 };
 
 static void mp_desc(const struct mp_case *c, char *desc)
@@ -364,12 +502,16 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 	mp_run(test, e, c);
 
 	for (w = 0; w < WQES; w++) {
-		bool send = c->sends && w % 4 == 3;
+		u32 kind = mp_kind(c, w);
 
-		written += send ? 0 : WQE_LEN;
-		for (off = 0; off < (send ? SEND_LEN : WQE_LEN); off++) {
-			u8 got = send ? e->recvd[(w / 4) * SEND_LEN + off] :
-					e->remote[w * WQE_LEN + off];
+		written += kind == RMP_REQ_WRITE ? WQE_LEN : 0;
+		for (off = 0; off < (kind == RMP_REQ_SEND ? SEND_LEN : WQE_LEN);
+		     off++) {
+			u8 got = kind == RMP_REQ_SEND ?
+				 e->recvd[(w / 4) * SEND_LEN + off] :
+				 kind == RMP_REQ_READ ?
+				 e->local[w * WQE_LEN + off] :
+				 e->remote[w * WQE_LEN + off];
 
 			bad += got != pattern(w, off);
 		}
@@ -394,35 +536,57 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, sent, written);
 		KUNIT_EXPECT_EQ(test, delivered, written);
 	}
-	kunit_info(test, "%u packets, %u sprayed, %u sent again (%u selectively), %u timeouts, %u ms\n",
+	if (c->reads) {
+		/* The responses took every link, and overtook each other. */
+		for (i = 0; i < LINKS; i++)
+			KUNIT_EXPECT_GT(test, e->rsp_on_link[i], 0U);
+		KUNIT_EXPECT_GT(test, e->r.stats.rd_ooo, 0ULL);
+	}
+	if (c->reads && !c->max_retrans)
+		KUNIT_EXPECT_EQ(test, e->r.stats.rd_repairs, 0ULL);
+	kunit_info(test, "%u packets, %u sprayed, %u sent again (%u selectively, %u READ repairs), %u READ responses out of order, %u timeouts, %u ms\n",
 		   (u32)e->r.stats.pkts, (u32)e->r.stats.sprayed,
 		   (u32)e->r.stats.retrans, (u32)e->r.stats.sel_retrans,
+		   (u32)e->r.stats.rd_repairs, (u32)e->r.stats.rd_ooo,
 		   (u32)e->r.stats.timeouts, (u32)(e->now / MS));
 }
 
 /*
  * With a link dark, the paths on it die, their packets go on the others,
- * and the transfer is not left to the ACK timeout.
+ * and the transfer is not left to the ACK timeout; nor are READs, whose
+ * responses on the dark link are asked for again until they take another.
  */
 static void rmp_multipath__dead_link_paths_die(struct kunit *test)
 {
-	const struct mp_case c = {
+	struct mp_case c = {
 		"dark link", { 20 * US, 20 * US, 20 * US, 20 * US }, {},
-		{ 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false,
+		{ 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, false, 0,
 	};
-	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
-	u32 i, dark = 0, died = 0;
+	u32 i, dark, died;
 
-	KUNIT_ASSERT_NOT_NULL(test, e);
-	mp_setup(test, e, &c);
-	for (i = 0; i < NPATHS; i++)
-		dark += fab_link_of(e->ps.path[i].sport) == 3;
-	KUNIT_ASSERT_EQ_MSG(test, dark > 0, true, "no path hashes to link 3");
-	mp_run(test, e, &c);
-	for (i = 0; i < NPATHS; i++)
-		died += e->ps.path[i].stats.deaths > 0;
-	KUNIT_EXPECT_GE(test, died, dark);
-	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
+	for (c.reads = false; ; c.reads = true) {
+		struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		mp_setup(test, e, &c);
+		for (i = 0, dark = 0; i < NPATHS; i++)
+			dark += fab_link_of(e->ps.path[i].sport) == 3;
+		KUNIT_ASSERT_EQ_MSG(test, dark > 0, true,
+				    "no path hashes to link 3");
+		mp_run(test, e, &c);
+		for (i = 0, died = 0; i < NPATHS; i++)
+			died += e->ps.path[i].stats.deaths > 0;
+		KUNIT_EXPECT_GE(test, died, dark);
+		KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
+		if (c.reads) {
+			KUNIT_EXPECT_GT(test, e->rsp_on_link[3], 0U);
+			KUNIT_EXPECT_GT(test, e->r.stats.rd_repairs, 0ULL);
+			kunit_info(test, "READs: %u repairs for %u READs, %u ms\n",
+				   (u32)e->r.stats.rd_repairs, WQES / 3,
+				   (u32)(e->now / MS));
+			break;
+		}
+	}
 }
 
 /* The link most of the paths hash to. */
@@ -448,7 +612,7 @@ static void rmp_multipath__weighted_avoids_marked_link(struct kunit *test)
 {
 	struct mp_case c = {
 		"marked link", { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {},
-		false, 0, RMP_SPRAY_WEIGHTED, false,
+		false, 0, RMP_SPRAY_WEIGHTED, false, false, 0,
 	};
 	u32 share[2], marked, total, i, echo;
 	u64 ecn;
@@ -480,9 +644,131 @@ static void rmp_multipath__weighted_avoids_marked_link(struct kunit *test)
 	KUNIT_EXPECT_LT(test, share[1] * 2, share[0]);
 }
 
+/* A READ response of @len bytes at @psn, as the requester gets it. */
+static u32 rd_rsp(struct rmp_req *r, u64 now, u8 opcode, u32 psn, u32 len,
+		  struct rmp_req_rsp *rsp)
+{
+	struct rmp_hdr_fields f = {};
+
+	f.bth.opcode = opcode;
+	f.bth.psn = psn;
+	f.payload_len = len;
+	return rmp_req_ack(r, now, &f, rsp);
+}
+
+/*
+ * Sprayed READ responses, one by one: each is placed by its PSN whatever
+ * order it comes in; a duplicate, one of the wrong length, one at a PSN of
+ * no READ and one never asked for are dropped and counted; a missing run
+ * overtaken for the reordering time is asked for again alone (the next
+ * sweep waiting twice as long), and the READ completes once all arrived,
+ * before the SEND after it.
+ */
+static void rmp_multipath__read_responses_checked(struct kunit *test)
+{
+	const struct rmp_req_cfg cfg = {
+		.qpt = RMP_QPT_RC, .mtu = MTU, .retry_cnt = 7, .timeout = 20,
+		.max_rd_atomic = 2,
+	};
+	const u32 len = 3 * MTU + 100;
+	struct rmp_req_wqe ring[4];
+	struct rmp_req_done done;
+	struct rmp_req_pkt pkt;
+	struct rmp_req_rsp rsp;
+	struct rmp_req *r;
+	u64 now = 1;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_EQ(test, rmp_req_init(r, ring, 4, &cfg, 100), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_read_spray(r, 0), -EINVAL);
+	KUNIT_ASSERT_EQ(test, rmp_req_read_spray(r, REORDER), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(r, RMP_REQ_READ, len, 0), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(r, RMP_REQ_SEND, 8, 0), 1);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(r, now, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_READ);
+	KUNIT_EXPECT_EQ(test, pkt.len, len);
+	KUNIT_EXPECT_TRUE(test, pkt.spray);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(r, now, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.psn, 104U);
+	KUNIT_EXPECT_FALSE(test, pkt.spray);
+
+	/* The last one first, at its offset. */
+	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_LAST, 103, 100, &rsp);
+	KUNIT_EXPECT_EQ(test, rsp.action, (u32)RMP_REQ_RSP_READ);
+	KUNIT_EXPECT_EQ(test, rsp.offset, 3 * MTU);
+	KUNIT_EXPECT_EQ(test, rsp.len, 100U);
+	KUNIT_EXPECT_EQ(test, r->stats.rd_ooo, 1ULL);
+	/* Again: a duplicate. */
+	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_LAST, 103, 100, &rsp);
+	KUNIT_EXPECT_EQ(test, rsp.action, (u32)RMP_REQ_RSP_DROP);
+	KUNIT_EXPECT_EQ(test, r->stats.dup_rsps, 1ULL);
+	/* Longer than its place, or shorter. */
+	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_MIDDLE, 102, MTU + 4, &rsp);
+	KUNIT_EXPECT_EQ(test, rsp.action, (u32)RMP_REQ_RSP_DROP);
+	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_LAST, 102, 100, &rsp);
+	KUNIT_EXPECT_EQ(test, rsp.action, (u32)RMP_REQ_RSP_DROP);
+	/* At the SEND's PSN. */
+	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_ONLY, 104, 0, &rsp);
+	KUNIT_EXPECT_EQ(test, rsp.action, (u32)RMP_REQ_RSP_DROP);
+	KUNIT_EXPECT_EQ(test, r->stats.bad_rsps, 3ULL);
+	/* Never asked for. */
+	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_MIDDLE, 105, MTU, &rsp);
+	KUNIT_EXPECT_EQ(test, rsp.action, (u32)RMP_REQ_RSP_DROP);
+	KUNIT_EXPECT_EQ(test, r->stats.ghost_rsps, 1ULL);
+
+	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_FIRST, 100, MTU, &rsp);
+	KUNIT_EXPECT_EQ(test, rsp.offset, 0U);
+	KUNIT_EXPECT_EQ(test, r->una, 101U);
+	KUNIT_EXPECT_EQ(test, rmp_req_complete(r, &done), -EAGAIN);
+
+	/* 101 and 102 missing: asked for again once overtaken long enough. */
+	KUNIT_EXPECT_EQ(test, rmp_req_deadline(r), REORDER + 1);
+	now = REORDER;
+	rmp_req_timer(r, now);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(r, now, &pkt), -ENODATA);
+	now = REORDER + 1;
+	rmp_req_timer(r, now);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(r, now, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_READ);
+	KUNIT_EXPECT_EQ(test, pkt.psn, 101U);
+	KUNIT_EXPECT_EQ(test, pkt.offset, MTU);
+	KUNIT_EXPECT_EQ(test, pkt.len, 2 * MTU);
+	KUNIT_EXPECT_TRUE(test, pkt.retry);
+	KUNIT_EXPECT_TRUE(test, pkt.spray);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(r, now, &pkt), -ENODATA);
+	KUNIT_EXPECT_EQ(test, r->stats.rd_repairs, 1ULL);
+	/* No progress since: the next sweep waits twice as long. */
+	KUNIT_EXPECT_EQ(test, rmp_req_deadline(r), now + 2 * REORDER);
+
+	/* The SEND's ACK may overtake them: kept until the READ is done. */
+	{
+		struct rmp_hdr_fields f = {};
+
+		f.bth.opcode = RMP_OP_RC_ACKNOWLEDGE;
+		f.bth.psn = 104;
+		rmp_req_ack(r, now, &f, &rsp);
+	}
+	KUNIT_EXPECT_EQ(test, r->una, 101U);
+	KUNIT_EXPECT_EQ(test, r->stats.implicit_naks, 0ULL);
+	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_MIDDLE, 102, MTU, &rsp);
+	KUNIT_EXPECT_EQ(test, rsp.offset, 2 * MTU);
+	KUNIT_EXPECT_EQ(test, rmp_req_complete(r, &done), -EAGAIN);
+	rd_rsp(r, now, RMP_OP_RC_READ_RESPONSE_FIRST, 101, MTU, &rsp);
+	KUNIT_EXPECT_EQ(test, rsp.offset, MTU);
+	KUNIT_EXPECT_EQ(test, r->una, 105U);
+	KUNIT_ASSERT_EQ(test, rmp_req_complete(r, &done), 0);
+	KUNIT_EXPECT_EQ(test, done.slot, 0U);
+	KUNIT_EXPECT_EQ(test, done.status, (u8)RMP_REQ_OK);
+	KUNIT_ASSERT_EQ(test, rmp_req_complete(r, &done), 0);
+	KUNIT_EXPECT_EQ(test, done.slot, 1U);
+	KUNIT_EXPECT_EQ(test, rmp_req_deadline(r), 0ULL);
+}
+
 static struct kunit_case rmp_multipath_cases[] = {
 	KUNIT_CASE_PARAM(rmp_multipath__transfers_verified, mp_gen_params),
 	KUNIT_CASE(rmp_multipath__dead_link_paths_die),
+	KUNIT_CASE(rmp_multipath__read_responses_checked),
 	KUNIT_CASE(rmp_multipath__weighted_avoids_marked_link),
 	{}
 };

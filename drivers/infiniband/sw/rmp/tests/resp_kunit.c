@@ -972,26 +972,40 @@ static void rmp_resp_flush_ack__waits_for_the_message_end(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, reply.msn, 1U);
 }
 
-/* Only a READ request before the expected PSN cuts a READ stream short. */
+/*
+ * Only a READ request before the expected PSN cuts a READ stream short;
+ * with read spraying, only one that does not ask for it.
+ */
 static void rmp_resp_preempts_read__duplicate_reads_only(struct kunit *test)
 {
-	static const struct { u8 opcode; u32 psn; bool preempts; } cases[] = {
-		{ RMP_OP_RC_READ_REQUEST, 0x000001, true },
-		{ RMP_OP_RC_READ_REQUEST, 0xfffffe, true },
-		{ RMP_OP_RC_READ_REQUEST, 0x000002, false },
-		{ RMP_OP_RC_READ_REQUEST, 0x000003, false },
-		{ RMP_OP_RC_SEND_ONLY, 0x000001, false },
-		{ RMP_OP_RC_WRITE_ONLY, 0x000001, false },
+	static const struct {
+		u8 opcode; u32 psn; bool spray; bool preempts[2];
+	} cases[] = {
+		{ RMP_OP_RC_READ_REQUEST, 0x000001, false, { true, true } },
+		{ RMP_OP_RC_READ_REQUEST, 0xfffffe, false, { true, true } },
+		{ RMP_OP_RC_READ_REQUEST, 0x000001, true, { true, false } },
+		{ RMP_OP_RC_READ_REQUEST, 0x000002, false, { false, false } },
+		{ RMP_OP_RC_READ_REQUEST, 0x000003, true, { false, false } },
+		{ RMP_OP_RC_SEND_ONLY, 0x000001, false, { false, false } },
+		{ RMP_OP_RC_WRITE_ONLY, 0x000001, true, { false, false } },
 	};
 	struct rmp_resp resp;
+	u32 i, rd_spray;
 	bool got;
-	u32 i;
 
 	resp_setup(test, &resp, 0x000002, 0, 0, 0, 0);
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		got = rmp_resp_preempts_read(&resp, cases[i].opcode,
-					     cases[i].psn);
-		KUNIT_EXPECT_EQ_MSG(test, got, cases[i].preempts, "case %u", i);
+	for (rd_spray = 0; rd_spray < 2; rd_spray++) {
+		if (rd_spray)
+			KUNIT_ASSERT_EQ(test, rmp_resp_read_spray(&resp), 0);
+		for (i = 0; i < ARRAY_SIZE(cases); i++) {
+			got = rmp_resp_preempts_read(&resp, cases[i].opcode,
+						     cases[i].psn,
+						     cases[i].spray);
+			KUNIT_EXPECT_EQ_MSG(test, got,
+					    cases[i].preempts[rd_spray],
+					    "case %u, read spraying %u", i,
+					    rd_spray);
+		}
 	}
 }
 

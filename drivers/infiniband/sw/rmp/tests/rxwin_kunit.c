@@ -1142,6 +1142,57 @@ static void rmp_ecn_echo_decode__rejects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(&e, &before, sizeof(e)), 0);
 }
 
+struct move_case {
+	const char *desc;
+	u32 epsn;
+	s32 to;		/* the new expected PSN, from epsn */
+	u32 held_after;
+};
+
+static const struct move_case move_cases[] = {
+	{ "backwards: nothing moves", 100, -5, 3 },
+	{ "to where it is", 100, 0, 3 },
+	{ "over the first hole", 100, 2, 3 },
+	{ "over one held PSN", 100, 4, 2 },
+	{ "over all but the last", 100, 8, 1 },
+	{ "past everything", 100, 20, 0 },
+	{ "past a whole window, across the wrap", 0xfffff0, 5000, 0 },
+};
+
+static void move_desc(const struct move_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->desc);
+}
+
+KUNIT_ARRAY_PARAM(move, move_cases, move_desc);
+
+/*
+ * PSNs 3, 7 and 9 after epsn held; moving forgets those passed and keeps
+ * the others.
+ */
+static void rmp_rxwin_move__forgets_what_it_passes(struct kunit *test)
+{
+	const struct move_case *c = test->param_value;
+	u32 to = c->to > 0 ? at(c->epsn, c->to) : c->epsn, k;
+	struct rmp_rxwin w;
+
+	KUNIT_ASSERT_EQ(test, rmp_rxwin_init(&w, c->epsn, RMP_RXWIN_MIN), 0);
+	KUNIT_ASSERT_EQ(test, rmp_rxwin_accept(&w, at(c->epsn, 3)), OOO);
+	KUNIT_ASSERT_EQ(test, rmp_rxwin_accept(&w, at(c->epsn, 7)), OOO);
+	KUNIT_ASSERT_EQ(test, rmp_rxwin_accept(&w, at(c->epsn, 9)), OOO);
+	rmp_rxwin_move(&w, at(c->epsn, c->to));
+	KUNIT_EXPECT_EQ(test, w.epsn, to);
+	KUNIT_EXPECT_EQ(test, w.held, c->held_after);
+	KUNIT_EXPECT_EQ(test, w.highest,
+			c->held_after ? at(c->epsn, 9) : rmp_psn_sub(to, 1));
+	for (k = 0; k < 12; k++)
+		KUNIT_EXPECT_EQ(test, rmp_rxwin_has(&w, at(c->epsn, k)),
+				(s32)k < c->to || k == 3 || k == 7 || k == 9);
+	/* Its new expected PSN is taken in order. */
+	KUNIT_EXPECT_EQ(test, rmp_rxwin_accept(&w, to), IN);
+	KUNIT_EXPECT_GE(test, rmp_rxwin_advance(&w), 1U);
+}
+
 static struct kunit_case rmp_rxwin_cases[] = {
 	KUNIT_CASE_PARAM(rmp_rxwin_init__validates_size, init_gen_params),
 	KUNIT_CASE_PARAM(rmp_rxwin_accept__verdicts, accept_gen_params),
@@ -1152,6 +1203,8 @@ static struct kunit_case rmp_rxwin_cases[] = {
 	KUNIT_CASE_PARAM(rmp_rxwin_advance__window_full_then_drains,
 			 fill_gen_params),
 	KUNIT_CASE_PARAM(rmp_rxwin_advance__gap_at_window_end, fill_gen_params),
+	KUNIT_CASE_PARAM(rmp_rxwin_move__forgets_what_it_passes,
+			 move_gen_params),
 	KUNIT_CASE_PARAM(rmp_rxwin_sack__matches_model, pattern_gen_params),
 	KUNIT_CASE(rmp_rxwin_sack__more_holes_than_bits),
 	KUNIT_CASE(rmp_rxwin_sack__refuses_unadvanced),
