@@ -52,13 +52,12 @@
 int rmp_rdp_init(struct rmp_rdp *d, struct rmp_paths *ps, struct rmp_sb *sb,
 		 u32 psn)
 {
+	psn = rmp_psn_mask(psn);
 	if (!ps || !sb)
 		return -EINVAL;
-	memset(d, 0, sizeof(*d));
-	d->ps = ps;
-	d->sb = sb;
-	d->una = rmp_psn_mask(psn);
-	d->end = d->una;
+	*d = (struct rmp_rdp) {
+		.ps = ps, .sb = sb, .una = psn, .end = psn, .reported = psn,
+	};
 	return 0;
 }
 
@@ -175,6 +174,10 @@ u32 rmp_rdp_pick(struct rmp_rdp *d, u32 psn, u32 len, u64 now)
  * delivered; those overtaken on their path by a delivered one are lost;
  * the path set is ticked with the news.
  *
+ * A report may lag behind responses forgotten to make room (its
+ * cumulative part before &rmp_rdp.una, but not before the last one
+ * taken): only what it says of those still watched counts.
+ *
  * Return: 0; -ESTALE, and nothing changes, if its cumulative part is
  * older than one taken; -EINVAL, and nothing changes, if it claims a PSN
  * at or after @epsn.
@@ -183,20 +186,22 @@ int rmp_rdp_report(struct rmp_rdp *d, const struct rmp_sack *s, u32 epsn,
 		   u64 now)
 {
 	u32 next = rmp_psn_add(s->cum_ack, 1);
-	u32 span = rmp_psn_sub(epsn, d->una);
+	u32 span = rmp_psn_sub(epsn, d->reported);
 
-	if (rmp_psn_before(next, d->una)) {
+	if (rmp_psn_before(next, d->reported)) {
 		d->stats.stale++;
 		return -ESTALE;
 	}
-	if (rmp_psn_sub(next, d->una) > span ||
-	    rmp_psn_sub(rmp_psn_add(s->highest, 1), d->una) > span ||
+	if (rmp_psn_sub(next, d->reported) > span ||
+	    rmp_psn_sub(rmp_psn_add(s->highest, 1), d->reported) > span ||
 	    rmp_psn_before(s->highest, s->cum_ack)) {
 		d->stats.forged++;
 		return -EINVAL;
 	}
 	d->stats.reports++;
-	rmp_rdp_advance(d, next, true, now);
+	d->reported = next;
+	if (rmp_psn_after(next, d->una))
+		rmp_rdp_advance(d, next, true, now);
 	rmp_sb_sack(d->sb, d->ps, d->una, d->end, s, now);
 	rmp_rdp_tick(d, now);
 	return 0;

@@ -32,6 +32,7 @@ struct rmp_rdp_stats {
  * @sb: a scoreboard of the responses in flight, owned by the caller
  * @una: the oldest response PSN not yet known to be delivered
  * @end: one past the newest response PSN sent
+ * @reported: one past the cumulative part of the newest report taken
  * @probes: the dead paths due a probe, bit i for path i: each takes the
  *	next response sent for the first time, the lowest first
  * @next_tick: when the path set next has work (a silent path dying, a
@@ -43,6 +44,7 @@ struct rmp_rdp {
 	struct rmp_sb *sb;
 	u32 una;
 	u32 end;
+	u32 reported;
 	u64 probes;
 	u64 next_tick;
 	struct rmp_rdp_stats stats;

@@ -329,6 +329,7 @@ static void rmp_rdp_pick__full_window_forgets(struct kunit *test)
 {
 	struct rdp_env *e = env_new(test, *(const u32 *)test->param_value);
 	u32 i, inflight = 0;
+	struct rmp_sack s;
 
 	send(test, e, 0, NREC + 8, 0);
 	KUNIT_EXPECT_EQ(test, e->d.una, psn_at(e, 8));
@@ -339,6 +340,18 @@ static void rmp_rdp_pick__full_window_forgets(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, rmp_paths_live(&e->ps, i));
 	}
 	KUNIT_EXPECT_EQ(test, inflight, NREC);
+	/*
+	 * A report lagging behind what was forgotten still counts for what
+	 * is watched (PSN 9 held); one older than it is stale.
+	 */
+	report_of(e, &s, 4, 9, BIT(9 - 4));
+	KUNIT_EXPECT_EQ(test, rmp_rdp_report(&e->d, &s, psn_at(e, NREC + 8),
+					     US), 0);
+	KUNIT_EXPECT_EQ(test, e->d.una, psn_at(e, 8));
+	KUNIT_EXPECT_EQ(test, e->ps.path[9 % NPATHS].stats.delivered, 1ULL);
+	report_of(e, &s, 3, 3, 0);
+	KUNIT_EXPECT_EQ(test, rmp_rdp_report(&e->d, &s, psn_at(e, NREC + 8),
+					     US), -ESTALE);
 	/* One far ahead (after a READ too large to spray): all forgotten. */
 	rmp_rdp_pick(&e->d, psn_at(e, 100000), LEN, US);
 	for (i = 0, inflight = 0; i < NPATHS; i++)
