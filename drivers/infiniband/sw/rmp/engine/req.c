@@ -68,7 +68,10 @@
  * (the responder serves it like any duplicate READ); the ACK timeout
  * still goes back over everything.  So that nothing but READ responses
  * need the window, a sprayed WRITE, and a READ or atomic not sprayed,
- * wait until every sprayed READ before them completed.
+ * wait until every sprayed READ before them completed.  With reports
+ * (rmp_req_read_reports()) the window's SACK goes back to the responder
+ * now and then (rmp_req_read_report()), so that its paths of responses
+ * live and die as the requester's do (engine/rdpaths.c).
  */
 #include "req.h"
 
