@@ -370,8 +370,8 @@ class HostilePeerTest(DataTestCase):
         self.assertEqual(hdr[:4], (1, EXT_CLASS, 1, GET))
         self.assertEqual((hdr[4], hdr[7]), (0, EXT_ATTR))
         # Capabilities: bit 0, multipath; bit 2, its ECN echo; bit 3,
-        # read spraying.
-        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0xd))
+        # read spraying; bit 4, read reports.
+        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0x1d))
 
     def test_standard_answer(self):
         """What a device without rmp's class answers: plain RoCEv2."""
