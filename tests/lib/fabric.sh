@@ -10,8 +10,8 @@
 # once (ECMP) and hash the UDP ports into the choice
 # (fib_multipath_hash_policy=1), as datacenter switches do; so a flow, one
 # UDP source port, takes one spine. Every leaf-to-spine and spine-to-leaf
-# link is rate-limited by a token bucket: the fabric, not the emulated CPU,
-# is the bottleneck.
+# link is rate-limited by a token bucket and marks ECN (fabric_queue): the
+# fabric, not the emulated CPU, is the bottleneck.
 
 # fabric_up SPINES HOSTS RATE: the fabric, SPINES spines, HOSTS hosts on
 # each side, every spine link limited to RATE (tc's units, e.g. 40mbit).
@@ -53,10 +53,24 @@ fabric_link() {
 	ip -n "$4" addr add "$6/24" dev "$5"
 	ip -n "$1" link set dev "$2" up
 	ip -n "$4" link set dev "$5" up
-	for ns in "$1:$2" "$4:$5"; do
-		tc -n "${ns%%:*}" qdisc add dev "${ns#*:}" root tbf rate "$7" \
-			burst 4kb limit 32kb
-	done
+	fabric_queue "$1" "$2" "$7"
+	fabric_queue "$4" "$5" "$7"
+}
+
+# fabric_queue NS DEV RATE: DEV's egress in NS as a switch port's: a token
+# bucket at RATE over a 32 KB RED queue that marks ECN-capable packets CE
+# once 5.5 KB are queued, with a probability rising to 0.1 at 16.5 KB
+# (and drops the others so). Replaces what was there. The bucket holds
+# FABRIC_BURST (default 30 KB): a port sends at its rate while data waits,
+# but the bucket's timer runs late in a loaded emulated guest, and with a
+# bucket of 4 KB the time it was late was lost (the spines carried less
+# than their rate, and the senders' repairs set the pace).
+fabric_queue() {
+	tc -n "$1" qdisc replace dev "$2" root handle 1: tbf rate "$3" \
+		burst "${FABRIC_BURST:-30kb}" limit 32kb &&
+		tc -n "$1" qdisc replace dev "$2" parent 1:1 handle 10: red \
+			limit 32000 min 5500 max 16500 avpkt 1100 \
+			bandwidth "$3" probability 0.1 ecn
 }
 
 # fabric_host NS LEAF NET: host NS with eth0 at NET.2/24 behind LEAF's
@@ -76,4 +90,29 @@ fabric_host() {
 fabric_spine_bytes() {
 	ip -n leafa -s -j link show "sp$1" |
 		grep -o '"tx":{"bytes":[0-9]*' | grep -o '[0-9]*$'
+}
+
+# fabric_init_host LEAF NET: the initial namespace as one more host behind
+# LEAF: veth fab0 at NET.2/24, the leaf's end named init at NET.1, and a
+# route to the hosts of the other leaf (10.1.0.0/16) through it. rxe,
+# whose socket lives in the initial namespace only, joins the fabric so.
+fabric_init_host() {
+	ip link add fab0 type veth peer name init netns "$1"
+	ip addr add "$2.2/24" dev fab0
+	ip -n "$1" addr add "$2.1/24" dev init
+	ip link set dev fab0 up
+	ip -n "$1" link set dev init up
+	ip route add 10.1.0.0/16 via "$2.1"
+}
+
+# fabric_spine_delay K DELAY: spine K's links, both leaves' ends, delay
+# every packet by DELAY (tc's units) behind their token buckets, in a
+# queue of 30 packets (about the RED queue's 32 KB, which this replaces
+# until fabric_queue puts it back).
+fabric_spine_delay() {
+	local leaf
+	for leaf in leafa leafb; do
+		tc -n "$leaf" qdisc replace dev "sp$1" parent 1:1 handle 10: \
+			netem delay "$2" limit 30
+	done
 }

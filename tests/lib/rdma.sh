@@ -71,6 +71,27 @@ dev_counter() {
 		awk -v n="$2" 'f { print; exit } $0 == n { f = 1 }'
 }
 
+# counters_sum NAME N: counter NAME summed over the devices rmp_s1 to
+# rmp_sN, the senders of the multi-host suites (fabric.sh, incast.sh).
+counters_sum() {
+	local k sum=0
+	for k in $(seq 1 "$2"); do
+		sum=$((sum + $(dev_counter "rmp_s$k" "$1")))
+	done
+	echo "$sum"
+}
+
+# knob_on_hosts NAME VALUE HOST...: knob NAME of device rmp_HOST, in
+# namespace HOST, set to VALUE for every HOST.
+knob_on_hosts() {
+	local name=$1 value=$2 h
+	shift 2
+	for h; do
+		in_ns "$h" sh -c "echo $value > /sys/class/infiniband/rmp_$h/rmp/$name" ||
+			return 1
+	done
+}
+
 # counter_above DEV NAME N: DEV's counter NAME has passed N.
 counter_above() {
 	[ "$(dev_counter "$1" "$2")" -gt "$3" ]

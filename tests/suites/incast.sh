@@ -28,6 +28,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/fabric.sh"
 # shellcheck source=SCRIPTDIR/../lib/incast.sh
 . "$here/../lib/incast.sh"
+# shellcheck source=SCRIPTDIR/../lib/goodput.sh
+. "$here/../lib/goodput.sh"
 senders=6
 mbit=${INCAST_MBIT:-20}
 # DCQCN starts each QP at the port's rate and scales its steps to it. As
@@ -75,20 +77,13 @@ declare -A gid cnt
 
 # knob NAME VALUE: a knob of every device.
 knob() {
-	local h
-	for h in $hosts; do
-		in_ns "$h" sh -c "echo $2 > /sys/class/infiniband/rmp_$h/rmp/$1" ||
-			return 1
-	done
+	# shellcheck disable=SC2086 # one word per host
+	knob_on_hosts "$1" "$2" $hosts
 }
 
 # senders_sum NAME: counter NAME summed over the senders' devices.
 senders_sum() {
-	local n total=0
-	for n in $(seq 1 "$senders"); do
-		total=$((total + $(dev_counter "rmp_s$n" "$1")))
-	done
-	echo "$total"
+	counters_sum "$1" "$senders"
 }
 
 # softnet_drops: packets the guest's CPUs dropped before any qdisc saw
@@ -220,37 +215,6 @@ unloaded() {
 	done
 }
 
-# started FILE: perftest's output FILE shows its result header: the
-# connection is up and its traffic starts.
-started() {
-	local l
-	while IFS= read -r l; do
-		[[ $l != *'#bytes'* ]] || return 0
-	done <"$1"
-	return 1
-}
-
-# all_started SECONDS FILE...: wait up to SECONDS until every FILE has
-# started; SKEW says how long after the first the last one did (to the
-# 0.2 s of polling).
-all_started() {
-	local deadline=$(($1 + SECONDS)) f left first=
-	shift
-	SKEW=
-	while :; do
-		left=0
-		for f in "$@"; do
-			started "$f" || left=$((left + 1))
-		done
-		[ -n "$first" ] || [ "$left" = $# ] || first=$EPOCHREALTIME
-		[ "$left" != 0 ] || break
-		[ $SECONDS -lt "$deadline" ] || return 1
-		sleep 0.2
-	done
-	SKEW=$(awk -v a="$first" -v b="$EPOCHREALTIME" \
-		'BEGIN { printf "%.1f", b - a }')
-}
-
 # incast MODE: the incast. One ib_write_bw server per sender on r1 (port
 # $port + n); once all listen, the six clients at once, 64 KiB WRITEs
 # for $seconds s; once all have connected, probes one after the other
@@ -329,7 +293,7 @@ incast() {
 			PERFTEST_MBPS[n]=$(awk -v s="$window" \
 				'{ printf "%.2f", $1 * $2 * 8 / s / 1e6 }' <<<"$line")
 	done
-	goodputs "$work/$mode"
+	goodputs "$work/$mode" "$senders"
 	latency "$work/probe.$mode".*.client >/dev/null
 	[ -n "$why" ] || return 0
 	echo "$why"
@@ -341,47 +305,6 @@ incast() {
 		done
 	done
 	return 1
-}
-
-# acked_psns: the time, then for each sender n "n PSN", the oldest PSN
-# its ib_write_bw QP has not seen acknowledged, as rdma -dd shows it (one
-# rdma call for all: the devices of every namespace show in the initial
-# one).
-acked_psns() {
-	local n una
-	echo "$EPOCHREALTIME"
-	rdma -dd resource show qp | awk '/comm ib_write_bw/ {
-		n = ""; una = ""
-		for (i = 1; i < NF; i++) {
-			if ($i == "link" && $(i + 1) ~ /^rmp_s[0-9]+\//)
-				n = substr($(i + 1), 6, index($(i + 1), "/") - 6)
-			if ($i == "drv_una")
-				una = $(i + 1)
-		}
-		if (n != "" && una != "")
-			print n, una }' | while read -r n una; do
-		echo "$n $((una))"
-	done
-}
-
-# goodputs PREFIX: MBPS[n], sender n's goodput in Mbit/s between the
-# snapshots PREFIX.acked.0 and PREFIX.acked.1 (acked_psns): the PSNs
-# acknowledged meanwhile times the path MTU its perftest client reports
-# (64 KiB WRITEs fill every packet but a message's last).
-goodputs() {
-	local n mtu
-	for n in $(seq 1 "$senders"); do
-		mtu=$(grep -o 'Mtu *: *[0-9]*' "$1.s$n.client" | grep -o '[0-9]*$')
-		[ -n "$mtu" ] || continue
-		MBPS[n]=$(awk -v n="$n" -v mtu="$mtu" '
-			{ k = FILENAME == ARGV[1] ? 1 : 2 }
-			FNR == 1 { t[k] = $1; next }
-			$1 == n { p[k] = $2; seen[k] = 1 }
-			END { if (!seen[1] || !seen[2] || t[2] <= t[1]) exit 1
-				d = (p[2] - p[1] + 16777216) % 16777216
-				printf "%.2f", d * mtu * 8 / (t[2] - t[1]) / 1e6 }' \
-			"$1.acked.0" "$1.acked.1") || unset 'MBPS[n]'
-	done
 }
 
 # cc_rates FILE: each sender's paced rate, Mbit/s, as its QPs show it
