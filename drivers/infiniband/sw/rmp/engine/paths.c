@@ -402,7 +402,7 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 			continue;
 		if ((p->ecn > RMP_PATHS_ECN_BAD &&
 		     best_ecn < RMP_PATHS_ECN_GOOD) ||
-		    (best_srtt && !ps->cfg.rtt_blind &&
+		    (best_srtt &&
 		     p->srtt_ns / RMP_PATHS_RTT_BAD > best_srtt))
 			rmp_paths_replace(ps, p);
 		ps->weight[i] = rmp_paths_weight(p, best_srtt);
