@@ -38,26 +38,51 @@ all_started() {
 		'BEGIN { printf "%.1f", b - a }')
 }
 
-# acked_psns: the time, then for each sender n "n PSN", the oldest PSN
-# its ib_write_bw QP has not seen acknowledged, from rdma's JSON (one
-# rdma call for all: the devices of every namespace show in the initial
-# one).
+# acked_psns: the time the reading began and the time it ended, then for
+# each sender n "n PSN", the oldest PSN its ib_write_bw QP has not seen
+# acknowledged, as rdma -dd shows it (one rdma call for all: the devices
+# of every namespace show in the initial one). rdma takes each QP's run
+# lock, so under load a reading can take seconds.
 acked_psns() {
-	echo "$EPOCHREALTIME"
-	rdma -j -dd resource show qp | python3 -c '
-import json, re, sys
-for qp in json.load(sys.stdin):
-    m = re.fullmatch(r"rmp_s([0-9]+)", qp.get("ifname", ""))
-    una = qp.get("drv_una")
-    if m and qp.get("comm") == "ib_write_bw" and una is not None:
-        print(m.group(1), int(str(una), 0))'
+	local n una start lines
+	start=$EPOCHREALTIME
+	lines=$(rdma -dd resource show qp | awk '/comm ib_write_bw/ {
+		n = ""; una = ""
+		for (i = 1; i < NF; i++) {
+			if ($i == "link" && $(i + 1) ~ /^rmp_s[0-9]+\//)
+				n = substr($(i + 1), 6, index($(i + 1), "/") - 6)
+			if ($i == "drv_una")
+				una = $(i + 1)
+		}
+		if (n != "" && una != "")
+			print n, una }')
+	echo "$start $EPOCHREALTIME"
+	[ -n "$lines" ] || return 0
+	while read -r n una; do
+		echo "$n $((una))"
+	done <<<"$lines"
+}
+
+# goodput_window PREFIX SECONDS: acknowledged PSNs into PREFIX.acked.0 2 s
+# from now and into PREFIX.acked.1 SECONDS - 4 s from now, however long the
+# first reading took: the middle of ib_write_bw -D SECONDS runs that all
+# started now.
+goodput_window() {
+	local end
+	end=$(awk -v t="$EPOCHREALTIME" -v s="$2" 'BEGIN { printf "%.3f", t + s - 4 }')
+	sleep 2
+	acked_psns >"$1.acked.0"
+	sleep "$(awk -v e="$end" -v t="$EPOCHREALTIME" 'BEGIN { d = e - t; printf "%.3f", d > 0 ? d : 0 }')"
+	acked_psns >"$1.acked.1"
 }
 
 # goodputs PREFIX N: MBPS[n], the goodput of sender n (1 to N) in Mbit/s
 # between the snapshots PREFIX.acked.0 and PREFIX.acked.1 (acked_psns):
 # the PSNs acknowledged meanwhile times the path MTU its perftest client
 # reports in PREFIX.sn.client (64 KiB WRITEs fill every packet but a
-# message's last). A sender without both snapshots gets none.
+# message's last), between the middles of the two readings. A sender
+# without both snapshots gets none, nor does any when a reading took
+# more than a second (its time would be a guess).
 goodputs() {
 	local n mtu
 	for n in $(seq 1 "$2"); do
@@ -66,9 +91,9 @@ goodputs() {
 		# shellcheck disable=SC2034 # the suites read it
 		MBPS[n]=$(awk -v n="$n" -v mtu="$mtu" '
 			{ k = FILENAME == ARGV[1] ? 1 : 2 }
-			FNR == 1 { t[k] = $1; next }
+			FNR == 1 { t[k] = ($1 + $2) / 2; long += $2 - $1 > 1; next }
 			$1 == n { p[k] = $2; seen[k] = 1 }
-			END { if (!seen[1] || !seen[2] || t[2] <= t[1]) exit 1
+			END { if (!seen[1] || !seen[2] || t[2] <= t[1] || long) exit 1
 				d = (p[2] - p[1] + 16777216) % 16777216
 				printf "%.2f", d * mtu * 8 / (t[2] - t[1]) / 1e6 }' \
 			"$1.acked.0" "$1.acked.1") || unset 'MBPS[n]'

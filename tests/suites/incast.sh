@@ -263,10 +263,7 @@ incast() {
 		ppid=$!
 		# Goodput over a window in the middle of the flows, all
 		# running: what each QP's acknowledged PSN moved by.
-		sleep 2
-		acked_psns >"$work/$mode.acked.0"
-		sleep $((seconds - 6))
-		acked_psns >"$work/$mode.acked.1"
+		goodput_window "$work/$mode" "$seconds"
 		RATES=$(cc_rates "$work/$mode.qps")
 		for n in $(seq 1 "$senders"); do
 			reap "${cpid[n]}" $((limit + 30))
