@@ -72,7 +72,7 @@ goodput_window() {
 	end=$(awk -v t="$EPOCHREALTIME" -v s="$2" 'BEGIN { printf "%.3f", t + s - 4 }')
 	sleep 2
 	acked_psns >"$1.acked.0"
-	sleep "$(awk -v e="$end" -v t="$EPOCHREALTIME" 'BEGIN { d = e - t; printf "%.3f", d > 0 ? d : 0 }')"
+	sleep "$(awk -v e="$end" -v t="$EPOCHREALTIME" 'BEGIN { d = e - t; printf "%.3f", (d > 0 ? d : 0) }')"
 	acked_psns >"$1.acked.1"
 }
 

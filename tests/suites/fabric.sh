@@ -21,7 +21,8 @@
 # every flow runs (tests/lib/goodput.sh). FABRIC_CC sets the cc knob of
 # every device, and link_rate the share of the fabric a receiver grants
 # under rcc: all of it for one QP, a FABRIC_HOSTS-th for many;
-# FABRIC_KNOBS other knobs, "NAME=VALUE ...".
+# FABRIC_KNOBS other knobs, "NAME=VALUE ...". FABRIC_CASES picks the
+# cases, any of "one many delay blackhole failover interop" (default all).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=SCRIPTDIR/../lib/tap.sh
@@ -46,6 +47,7 @@ seconds=${FABRIC_SECONDS:-12}
 [ "$seconds" -ge 10 ] || { echo "FABRIC_SECONDS: 10 at least" >&2; exit 2; }
 capacity=$((spines * ${rate%mbit}))
 limit=$((seconds + 60))
+cases=${FABRIC_CASES:-one many delay blackhole failover interop}
 work=${FABRIC_WORK:-/tmp/fabric}
 mkdir -p "$work"
 port=22000
@@ -73,9 +75,21 @@ for n in $(seq 1 "$hosts"); do
 	done
 done
 
+# wanted CASE: CASE is one of FABRIC_CASES.
+wanted() {
+	case " $cases " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 # knob NAME VALUE: a knob of every rmp device.
 knob() {
 	knob_on_hosts "$1" "$2" "${devs[@]}"
+}
+
+# one_sprayed: the knobs of one QP sprayed round-robin over 8 paths and
+# granted the whole fabric.
+one_sprayed() {
+	knob paths 8 && knob spray rr && knob link_rate "$capacity"
 }
 
 # at_least VALUE MIN: VALUE >= MIN, as decimals.
@@ -95,13 +109,16 @@ window() {
 # (slowest / fastest), SPINES_USED (spines that carried at least a tenth
 # of the bytes), SPRAYED and RESENT (the senders' packets sprayed and
 # sent again) and REPORT (one line); fails, saying why, unless every
-# pair ended well with a goodput.
+# pair ended well with a goodput. The report also counts the senders'
+# QPs that found their peer agreed to the extensions, and standard.
 flows() {
 	local n=$1 during=${3:-window} k o=$work/flows$port total=0 shares=''
-	local why='' sprayed0 resent0
+	local why='' sprayed0 resent0 agreed0 standard0
 	local -a before=() bytes=() pid=() clients=()
 	sprayed0=$(counters_sum tx_sprayed "$n")
 	resent0=$(counters_sum tx_retransmits "$n")
+	agreed0=$(counters_sum ext_agreed "$n")
+	standard0=$(counters_sum ext_standard "$n")
 	for k in $(seq 1 "$spines"); do
 		before[k]=$(fabric_spine_bytes "$k")
 	done
@@ -146,10 +163,12 @@ flows() {
 		awk 'NR == 1 { lo = hi = $1 } { s += $1; if ($1 < lo) lo = $1
 			if ($1 > hi) hi = $1 }
 			END { printf "%.2f %.2f %.2f %.3f", s, lo, hi, hi ? lo / hi : 0 }')"
-	REPORT=$(printf '%s: %s Mbit/s of %s (%s), flows %s to %s, spine shares%s, %s sprayed, %s resent' \
+	REPORT=$(printf '%s: %s Mbit/s of %s (%s), flows %s to %s, spine shares%s, %s sprayed, %s resent, ext %s agreed %s standard' \
 		"$2" "$AGGREGATE" "$capacity" \
 		"$(share "$AGGREGATE")" \
-		"$FLOW_MIN" "$FLOW_MAX" "$shares" "$SPRAYED" "$RESENT")
+		"$FLOW_MIN" "$FLOW_MAX" "$shares" "$SPRAYED" "$RESENT" \
+		$(($(counters_sum ext_agreed "$n") - agreed0)) \
+		$(($(counters_sum ext_standard "$n") - standard0)))
 	[ -z "$why" ] || { echo "$why"; return 1; }
 }
 
@@ -215,13 +234,13 @@ varying_delay() {
 # blackhole_sampled PREFIX: during flows (one QP), spine 2 blackholed
 # from 4 s to 8 s; meanwhile s1's acknowledged PSN sampled as fast as
 # rdma answers, "time PSN" a line (the middle of the reading), into
-# PREFIX.samples; the time of the
-# blackhole, as the clock and as the uptime, into PREFIX.failed; the path
-# changes traced into PREFIX.trace; SPINE2_BACK_SHARE, the percentage of
-# the spines' bytes spine 2 carried in the last second or more, once back.
-# The window is the whole sampling.
+# PREFIX.samples; the clock at the blackhole into PREFIX.failed; the path
+# changes traced into PREFIX.trace, the blackhole marked in it (the
+# trace's clock is not the wall clock); SPINE2_BACK_SHARE, the percentage
+# of the spines' bytes spine 2 carried in the last second or more, once
+# back. The window is the whole sampling.
 blackhole_sampled() {
-	local trace=/sys/kernel/tracing sampler up
+	local trace=/sys/kernel/tracing sampler
 	rm -f "$1.stop"
 	echo >"$trace/trace"
 	echo 1 >"$trace/events/rmp/rmp_path/enable"
@@ -230,8 +249,8 @@ blackhole_sampled() {
 	done >"$1.samples") &
 	sampler=$!
 	sleep 4
-	read -r up _ </proc/uptime
-	echo "$EPOCHREALTIME $up" >"$1.failed"
+	echo "$EPOCHREALTIME" >"$1.failed"
+	echo "rmp-fabric blackhole" >"$trace/trace_marker"
 	spine_fails 2 blackhole
 	sleep 4
 	spine_fails 2 back
@@ -257,19 +276,20 @@ blackhole_sampled() {
 
 # failover_figures PREFIX MTU: from blackhole_sampled's files, "before
 # detect after": the goodput over the 2 s before the blackhole (Mbit/s),
-# the time from it to rmp_s1's first path death after it (ms, the
-# trace's timestamps being the uptime; paths also die of congestion), and the goodput from 200 ms after that
-# death for 1.5 s (Mbit/s).
+# the time from it to rmp_s1's first path death after it (ms, by the
+# trace's clock; paths also die of congestion), and the goodput from
+# 200 ms after that death for 1.5 s (Mbit/s).
 failover_figures() {
-	local died up
-	read -r _ up <"$1.failed"
+	local died failed
+	failed=$(grep 'tracing_mark_write: rmp-fabric blackhole' "$1.trace" |
+		sed -E 's/.* ([0-9]+\.[0-9]+): tracing_mark_write:.*/\1/')
 	died=$(grep 'rmp_s1 qpn .* died' "$1.trace" |
 		sed -E 's/.* ([0-9]+\.[0-9]+): rmp_path:.*/\1/' |
-		awk -v up="$up" '$1 > up { print; exit }')
-	[ -n "$died" ] || { echo "none"; return 1; }
-	awk -v died="$died" -v mtu="$2" '
+		awk -v failed="${failed:-0}" '$1 > failed { print; exit }')
+	[ -n "$failed" ] && [ -n "$died" ] || { echo "none"; return 1; }
+	awk -v died="$died" -v failed="$failed" -v mtu="$2" '
 		function mbit(a, b) { return (p[b] - p[a] + 16777216) % 16777216 * mtu * 8 / (t[b] - t[a]) / 1e6 }
-		FILENAME == ARGV[1] { t0 = $1; td = $1 + died - $2; next }
+		FILENAME == ARGV[1] { t0 = $1; td = $1 + died - failed; next }
 		{ n++; t[n] = $1; p[n] = $2 }
 		END {
 			for (i = 1; i <= n && t[i] < t0; i++) last = i
@@ -323,104 +343,121 @@ failover() {
 for kv in $knobs; do
 	check "knob ${kv%%=*} ${kv#*=}" knob "${kv%%=*}" "${kv#*=}"
 done
-check "link_rate $capacity on every device" knob link_rate "$capacity"
 check "cc $cc on every device" knob cc "$cc"
 
-# One QP.
-check "paths 1" knob paths 1
-check_here "one QP, one path" flows 1 "one QP, paths=1"
-report
-one=${AGGREGATE:-0}
-check "paths 8" knob paths 8
-for policy in rr weighted flowlet; do
-	check "spray $policy" knob spray "$policy"
-	check_here "one QP, 8 paths, $policy" flows 1 "one QP, paths=8 $policy"
+if wanted one; then
+	# One QP.
+	check "link_rate $capacity on every device" knob link_rate "$capacity"
+	check "paths 1" knob paths 1
+	check_here "one QP, one path" flows 1 "one QP, paths=1"
 	report
-	printf '# one QP, paths=8 %s against paths=1: %s\n' "$policy" \
-		"$(awk -v a="${AGGREGATE:-0}" -v b="$one" \
-			'BEGIN { printf "%.2fx", b ? a / b : 0 }')"
-	[ "$policy" != rr ] && continue
-	# Round-robin puts the same share on every path; the others may
-	# rightly leave a congested spine.
-	check "one QP, paths=8 rr: every spine carried a tenth or more" \
-		test "${SPINES_USED:-0}" = "$spines"
-	check "one QP, paths=8 rr: goodput $(share "${AGGREGATE:-0}") of the capacity, $one_qp_min at least" \
-		at_least "$(share "${AGGREGATE:-0}")" "$one_qp_min"
-done
-
-# Many flows: each receiver grants its share of the fabric.
-check "spray rr" knob spray rr
-check "link_rate $((capacity / hosts)) on every device" \
-	knob link_rate $((capacity / hosts))
-for p in 1 8; do
-	check "paths $p" knob paths "$p"
-	for r in $(seq 1 "$runs"); do
-		check_here "$hosts QPs at once, paths=$p, run $r" \
-			flows "$hosts" "$hosts QPs, paths=$p run $r"
+	one=${AGGREGATE:-0}
+	check "paths 8" knob paths 8
+	for policy in rr weighted flowlet; do
+		check "spray $policy" knob spray "$policy"
+		check_here "one QP, 8 paths, $policy" flows 1 "one QP, paths=8 $policy"
 		report
-		[ "$p" = 8 ] || continue
-		check "$hosts QPs, paths=8 run $r: aggregate $(share "${AGGREGATE:-0}") of the capacity, $many_min at least" \
-			at_least "$(share "${AGGREGATE:-0}")" "$many_min"
-		check "$hosts QPs, paths=8 run $r: slowest/fastest flow ${FAIR:-0}, $fair_min at least" \
-			at_least "${FAIR:-0}" "$fair_min"
+		printf '# one QP, paths=8 %s against paths=1: %s\n' "$policy" \
+			"$(awk -v a="${AGGREGATE:-0}" -v b="$one" \
+				'BEGIN { printf "%.2fx", b ? a / b : 0 }')"
+		[ "$policy" != rr ] && continue
+		# Round-robin puts the same share on every path; the others may
+		# rightly leave a congested spine.
+		check "one QP, paths=8 rr: every spine carried a tenth or more" \
+			test "${SPINES_USED:-0}" = "$spines"
+		check "one QP, paths=8 rr: goodput $(share "${AGGREGATE:-0}") of the capacity, $one_qp_min at least" \
+			at_least "$(share "${AGGREGATE:-0}")" "$one_qp_min"
 	done
-done
-
-# Reordering: spine 1's delay varies under one QP on 8 paths.
-check "link_rate $capacity on every device" knob link_rate "$capacity"
-check_here "one QP, 8 paths, spine 1's delay varying" \
-	flows 1 "one QP, paths=8 rr, spine 1 delay 0-8 ms" varying_delay
-report
-check "delay varying: resent ${RESENT:-?} of ${SPRAYED:-?} sprayed, a tenth at most" \
-	test $((${RESENT:-1} * 10)) -le "${SPRAYED:-0}"
-check_here "delay varying: 60 verified pings, in order" \
-	delay_varying rping_verified s1 r1 10.2.1.2 60
-
-# Failover, measured.
-check_here "one QP, 8 paths, spine 2 blackholed for 4 s" \
-	flows 1 "one QP, paths=8 rr, spine 2 blackholed" blackhole_sampled
-report
-mtu=$(grep -o 'Mtu *: *[0-9]*' "${FAILOVER_PREFIX:-none}.s1.client" 2>/dev/null |
-	grep -o '[0-9]*$')
-# (No process substitution: the guest's /dev has no /dev/fd.)
-figures=$(failover_figures "${FAILOVER_PREFIX:-none}" "${mtu:-1024}")
-if [ "$figures" != none ] && read -r before detect after <<<"$figures"; then
-	left=$(((spines - 1) * ${rate%mbit}))
-	printf '# blackhole: %s Mbit/s before, detected in %s ms, %s Mbit/s from 200 ms after: %s of the %s Mbit/s left\n' \
-		"$before" "$detect" "$after" "$(share "$after" "$left")" "$left"
-	check "blackhole: goodput from 200 ms after detection $(share "$after" "$left") of the spines left, $recovered_min at least" \
-		at_least "$(share "$after" "$left")" "$recovered_min"
-else
-	t_not_ok "blackhole: the detection and the goodput after it measured"
 fi
-# Path revivals alone would not show it: paths also die of congestion and
-# come back all along.
-check "blackhole: spine 2 carried ${SPINE2_BACK_SHARE:-0}% of the bytes once back, 10% at least" \
-	test "${SPINE2_BACK_SHARE:-0}" -ge 10
 
-# Failover, verified.
-check_here "failover: spine 2 blackholed, 60 pings verified" \
-	failover blackhole
-report
-check "a blackholed spine's paths died" \
-	counter_above rmp_r1 path_deaths 0
-check_here "failover: spine 2 down, 60 pings verified" failover down
-report
+if wanted many; then
+	# Many flows: each receiver grants its share of the fabric.
+	check "spray rr" knob spray rr
+	check "link_rate $((capacity / hosts)) on every device" \
+		knob link_rate $((capacity / hosts))
+	for p in 1 8; do
+		check "paths $p" knob paths "$p"
+		for r in $(seq 1 "$runs"); do
+			check_here "$hosts QPs at once, paths=$p, run $r" \
+				flows "$hosts" "$hosts QPs, paths=$p run $r"
+			report
+			[ "$p" = 8 ] || continue
+			check "$hosts QPs, paths=8 run $r: aggregate $(share "${AGGREGATE:-0}") of the capacity, $many_min at least" \
+				at_least "$(share "${AGGREGATE:-0}")" "$many_min"
+			check "$hosts QPs, paths=8 run $r: slowest/fastest flow ${FAIR:-0}, $fair_min at least" \
+				at_least "${FAIR:-0}" "$fair_min"
+		done
+	done
+fi
 
-# Interop: rxe behind leafb, rmp_s1 with ext auto and 8 paths.
-check "the initial namespace a host behind leafb" fabric_init_host leafb 10.2.9
-check "rxe0 on fab0" rxe_on fab0 rxe0 10.2.9.2
-check "ext auto" knob ext auto
-standard=$(dev_counter rmp_s1 ext_standard)
-sprayed=$(dev_counter rmp_s1 tx_sprayed)
-sacks=$(dev_counter rmp_s1 rx_sacks)
-check_here "rmp_s1 to rxe0 (the server) across the fabric, 20 pings verified" \
-	rping_verified s1 '' 10.2.9.2 20
-check_here "rxe0 to rmp_s1 (the server) across the fabric, 20 pings verified" \
-	rping_verified '' s1 10.1.1.2 20
-check "rmp_s1 found rxe0 a standard peer" \
-	counter_above rmp_s1 ext_standard "$standard"
-check "rmp_s1 sprayed nothing and took no SACK towards rxe0" \
-	test "$(dev_counter rmp_s1 tx_sprayed)" = "$sprayed" -a \
-	"$(dev_counter rmp_s1 rx_sacks)" = "$sacks"
+if wanted delay; then
+	# Reordering: spine 1's delay varies under one QP on 8 paths.
+	check "8 paths, rr, link_rate $capacity" one_sprayed
+	check_here "one QP, 8 paths, spine 1's delay varying" \
+		flows 1 "one QP, paths=8 rr, spine 1 delay 0-8 ms" varying_delay
+	report
+	check "delay varying: resent ${RESENT:-?} of ${SPRAYED:-?} sprayed, a tenth at most" \
+		test $((${RESENT:-1} * 10)) -le "${SPRAYED:-0}"
+	check_here "delay varying: 60 verified pings, in order" \
+		delay_varying rping_verified s1 r1 10.2.1.2 60
+fi
+
+if wanted blackhole; then
+	# Failover, measured.
+	check "8 paths, rr, link_rate $capacity" one_sprayed
+	# 4 s more than the others: spine 2's return takes the balance
+	# epochs of a few seconds to show.
+	seconds=$((seconds + 4)) check_here "one QP, 8 paths, spine 2 blackholed for 4 s" \
+		flows 1 "one QP, paths=8 rr, spine 2 blackholed" blackhole_sampled
+	report
+	mtu=$(grep -o 'Mtu *: *[0-9]*' "${FAILOVER_PREFIX:-none}.s1.client" 2>/dev/null |
+		grep -o '[0-9]*$')
+	# (No process substitution: the guest's /dev has no /dev/fd.)
+	figures=$(failover_figures "${FAILOVER_PREFIX:-none}" "${mtu:-1024}")
+	if [ "$figures" != none ] && read -r before detect after <<<"$figures"; then
+		left=$(((spines - 1) * ${rate%mbit}))
+		printf '# blackhole: %s Mbit/s before, detected in %s ms, %s Mbit/s from 200 ms after: %s of the %s Mbit/s left\n' \
+			"$before" "$detect" "$after" "$(share "$after" "$left")" "$left"
+		check "blackhole: goodput from 200 ms after detection $(share "$after" "$left") of the spines left, $recovered_min at least" \
+			at_least "$(share "$after" "$left")" "$recovered_min"
+	else
+		t_not_ok "blackhole: the detection and the goodput after it measured"
+	fi
+	# Path revivals alone would not show it: paths also die of congestion and
+	# come back all along.
+	check "blackhole: spine 2 carried ${SPINE2_BACK_SHARE:-0}% of the bytes once back, 10% at least" \
+		test "${SPINE2_BACK_SHARE:-0}" -ge 10
+fi
+
+if wanted failover; then
+	# Failover, verified.
+	check "8 paths, rr, link_rate $capacity" one_sprayed
+	check_here "failover: spine 2 blackholed, 60 pings verified" \
+		failover blackhole
+	report
+	check "a blackholed spine's paths died" \
+		counter_above rmp_r1 path_deaths 0
+	check_here "failover: spine 2 down, 60 pings verified" failover down
+	report
+fi
+
+if wanted interop; then
+	# Interop: rxe behind leafb, rmp_s1 with ext auto and 8 paths.
+	check "8 paths, rr, link_rate $capacity" one_sprayed
+	check "the initial namespace a host behind leafb" fabric_init_host leafb 10.2.9
+	check "rxe0 on fab0" rxe_on fab0 rxe0 10.2.9.2
+	check "ext auto" knob ext auto
+	standard=$(dev_counter rmp_s1 ext_standard)
+	sprayed=$(dev_counter rmp_s1 tx_sprayed)
+	sacks=$(dev_counter rmp_s1 rx_sacks)
+	check_here "rmp_s1 to rxe0 (the server) across the fabric, 20 pings verified" \
+		rping_verified s1 '' 10.2.9.2 20
+	check_here "rxe0 to rmp_s1 (the server) across the fabric, 20 pings verified" \
+		rping_verified '' s1 10.1.1.2 20
+	check "rmp_s1 found rxe0 a standard peer" \
+		counter_above rmp_s1 ext_standard "$standard"
+	check "rmp_s1 sprayed nothing and took no SACK towards rxe0" \
+		test "$(dev_counter rmp_s1 tx_sprayed)" = "$sprayed" -a \
+		"$(dev_counter rmp_s1 rx_sacks)" = "$sacks"
+fi
 t_done

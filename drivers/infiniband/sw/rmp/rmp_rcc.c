@@ -103,8 +103,16 @@ static void rmp_rcc_arm(struct rmp_rcc_dev *d, u64 at)
 	hrtimer_start(&d->timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
 }
 
-/* Send the peer of @qp a credit packet: a grant, or a request. */
-static void rmp_rcc_send(struct rmp_qp *qp, u8 opcode, u32 psn,
+/*
+ * Send the peer of @qp a credit packet, a grant or a request, from UDP
+ * source port @sport. Multipath spreads both over the paths in use, or a
+ * route that fails, either way, would hold back all of them and the data
+ * on every path with them: grants leave from the ports the last requests
+ * came on, in turn (rmp_responder_reply_sport(), counted by the limit
+ * granted, which moves with each), requests from the live paths in turn
+ * (rmp_req_control_sport()).
+ */
+static void rmp_rcc_send(struct rmp_qp *qp, u8 opcode, u32 psn, u16 sport,
 			 enum rmp_counter counter)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
@@ -114,8 +122,8 @@ static void rmp_rcc_send(struct rmp_qp *qp, u8 opcode, u32 psn,
 	f.bth.qpn = qp->responder.dqpn;
 	f.bth.psn = psn;
 	rmp_pkt_send_control(dev, &qp->flow,
-			     rmp_knob_get(dev, RMP_KNOB_GRANT_DSCP), qp->sport,
-			     &f, counter);
+			     rmp_knob_get(dev, RMP_KNOB_GRANT_DSCP), sport, &f,
+			     counter);
 }
 
 /* Add what the scheduler did since last time to the counters; locked. */
@@ -161,6 +169,7 @@ static void rmp_rcc_send_grants(struct rmp_qp **due, const u32 *limit, u32 n)
 
 	for (i = 0; i < n; i++) {
 		rmp_rcc_send(due[i], RMP_OP_EXT_GRANT, limit[i],
+			     rmp_responder_reply_sport(due[i], limit[i]),
 			     RMP_CNT_TX_GRANTS);
 		rmp_qp_put(due[i]);
 	}
@@ -457,6 +466,8 @@ bool rmp_rcc_ask(struct rmp_qp *qp)
 	}
 	if (c->tx.ask) {
 		rmp_rcc_send(qp, RMP_OP_EXT_CREDIT_REQUEST, c->tx.want,
+			     rmp_req_control_sport(&qp->requester.req,
+						   c->tx.requests),
 			     RMP_CNT_TX_CREDIT_REQUESTS);
 		rmp_credit_tx_asked(&c->tx, ktime_get_ns());
 	}

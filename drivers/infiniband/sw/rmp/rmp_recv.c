@@ -315,6 +315,8 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	}
 	switch (f.bth.opcode) {
 	case RMP_OP_EXT_CREDIT_REQUEST:
+		/* The grants it asks for go back its way too. */
+		rmp_responder_arrived(qp, ntohs(uh->source));
 		rmp_rcc_request(qp, f.bth.psn);
 		return;
 	case RMP_OP_EXT_GRANT:

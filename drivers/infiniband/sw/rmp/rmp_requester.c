@@ -200,9 +200,9 @@ void rmp_requester_paths_cfg(struct rmp_qp *qp, u16 sport,
  *	process context
  *
  * With ``paths`` above 1 (the QP's or its device's, rmp_qp_knob()), the
- * WRITEs posted from now on are sprayed over that many paths (see the
+ * WRITEs not yet sent are sprayed over that many paths (see the
  * engine's requester). With read spraying (%RMP_QP_READ_SPRAY), whatever
- * ``paths`` is, the READs posted from now on ask for their responses to
+ * ``paths`` is, the READs not yet sent ask for their responses to
  * be sprayed and take them in any order. Cheap
  * when there is nothing to do: a run calls it while the QP's
  * %RMP_QP_MULTIPATH flag is set.

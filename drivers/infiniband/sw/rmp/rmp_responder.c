@@ -111,7 +111,7 @@ int rmp_responder_start(struct rmp_qp *qp)
 	dst_cache_reset(&qp->routes);
 	qp->sport = rmp_req_udp_sport(qp->av.flow_label, qp->ibqp.qp_num,
 				      a->dest_qp_num);
-	rs->ack_sport = qp->sport;
+	rs->arrivals = 0;
 	qp->peer_local = rmp_net_is_local(rmp_qp_dev(qp), &qp->flow);
 	mutex_unlock(&qp->lock);
 
@@ -223,16 +223,46 @@ static void rmp_responder_xmit(struct rmp_qp *qp, u16 sport, bool ack,
 	rmp_net_xmit(dev, fl, &qp->routes, sport, skb, crc, &qp->deliveries);
 }
 
-/*
- * The source port of an acknowledgment. Multipath: the port of the
- * request that prompted it, so acknowledgements spread over the paths in
- * use and a path that died takes only its share of them along.
+/**
+ * rmp_responder_arrived() - note the UDP source port a request came from
+ * @qp: an RC QP, in a run of its transport
+ * @sport: the port
  */
-static u16 rmp_responder_ack_sport(const struct rmp_qp *qp)
+void rmp_responder_arrived(struct rmp_qp *qp, u16 sport)
+{
+	struct rmp_responder *rs = &qp->responder;
+
+	WRITE_ONCE(rs->arrival_sport[rs->arrivals % RMP_RESPONDER_REPLY_PORTS],
+		   sport);
+	WRITE_ONCE(rs->arrivals, rs->arrivals + 1);
+}
+
+/**
+ * rmp_responder_reply_sport() - the UDP source port of a reply
+ * @qp: an RC QP
+ * @n: which reply, counted by the caller: consecutive ones take
+ *	consecutive ports
+ *
+ * For acknowledgments and grants. Multipath: the ports of the requests
+ * that arrived last, in turn, so replies spread over the paths in use
+ * and a route that failed, either way, takes only its share of them
+ * along. Not the port of the request a reply answers: a requester that
+ * sprays round-robin and asks for an acknowledgment every so many
+ * packets puts every such request on the same path, and its replies would
+ * all take one route back.
+ *
+ * Return: that port, or the QP's own without multipath.
+ */
+u16 rmp_responder_reply_sport(const struct rmp_qp *qp, u32 n)
 {
 	const struct rmp_responder *rs = &qp->responder;
+	u32 seen = READ_ONCE(rs->arrivals);
 
-	return rmp_resp_sacks(&rs->resp) ? rs->ack_sport : qp->sport;
+	if (!rmp_resp_sacks(&rs->resp) || !seen)
+		return qp->sport;
+	if (seen > RMP_RESPONDER_REPLY_PORTS)
+		seen = RMP_RESPONDER_REPLY_PORTS;
+	return READ_ONCE(rs->arrival_sport[n % seen]);
 }
 
 /*
@@ -264,8 +294,9 @@ static void rmp_responder_send_sack(struct rmp_qp *qp,
 	f.bth.psn = s.cum_ack;
 	f.aeth.syndrome = r->syndrome;
 	f.aeth.msn = resp->msn;
-	rmp_responder_xmit(qp, rmp_responder_ack_sport(qp), true, &f, NULL, 0,
-			   block, len);
+	rmp_responder_xmit(qp,
+			   rmp_responder_reply_sport(qp, qp->responder.replies++),
+			   true, &f, NULL, 0, block, len);
 }
 
 static void rmp_responder_send_ack(struct rmp_qp *qp,
@@ -285,8 +316,9 @@ static void rmp_responder_send_ack(struct rmp_qp *qp,
 	f.aeth.syndrome = r->syndrome;
 	f.aeth.msn = r->msn;
 	f.atmack.orig = r->orig;
-	rmp_responder_xmit(qp, rmp_responder_ack_sport(qp), true, &f, NULL, 0,
-			   NULL, 0);
+	rmp_responder_xmit(qp,
+			   rmp_responder_reply_sport(qp, qp->responder.replies++),
+			   true, &f, NULL, 0, NULL, 0);
 }
 
 /*
@@ -722,7 +754,7 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		rmp_stats_inc(st, RMP_CNT_RX_DROP_QP);
 		return;
 	}
-	rs->ack_sport = sport;
+	rmp_responder_arrived(qp, sport);
 	rmp_responder_reply(qp, &out.reply);
 	if (completes) {
 		rmp_responder_ack_owed(qp);

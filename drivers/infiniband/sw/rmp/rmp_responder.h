@@ -13,6 +13,9 @@
 struct rmp_qp;
 struct sk_buff;
 
+/* Recent requests' source ports a multipath QP's replies take in turn. */
+#define RMP_RESPONDER_REPLY_PORTS	8
+
 /**
  * struct rmp_responder - a QP's responder state; its transport runs' only
  * @resp: the engine's RC responder
@@ -28,8 +31,12 @@ struct sk_buff;
  * @on: started (the QP reached RTR since its last RESET)
  * @dqpn: RC: destination QP number
  * @qkey: UD: the Q_Key arriving packets must carry
- * @ack_sport: RC: UDP source port of the last request answered; a
- *	multipath QP's acknowledgements leave from it
+ * @arrival_sport: RC: UDP source ports of the last
+ *	%RMP_RESPONDER_REPLY_PORTS requests, and requests for credit, that
+ *	arrived, a ring: a multipath QP's acknowledgments and grants leave
+ *	from them in turn (rmp_responder_reply_sport())
+ * @arrivals: ports recorded into @arrival_sport, ever
+ * @replies: acknowledgments sent from those ports
  * @rd_paths: read spraying with ``paths`` above 1: the paths sprayed READ
  *	responses take, round-robin; NULL for the QP's own port. Kept until
  *	the QP is destroyed
@@ -47,7 +54,9 @@ struct rmp_responder {
 	bool on;
 	u32 dqpn;
 	u32 qkey;
-	u16 ack_sport;
+	u16 arrival_sport[RMP_RESPONDER_REPLY_PORTS];
+	u32 arrivals;
+	u32 replies;
 	struct rmp_paths *rd_paths;
 };
 
@@ -62,5 +71,7 @@ bool rmp_responder_resume(struct rmp_qp *qp);
 void rmp_responder_ack_owed(struct rmp_qp *qp);
 void rmp_responder_flush(struct rmp_qp *qp);
 void rmp_responder_multipath(struct rmp_qp *qp);
+void rmp_responder_arrived(struct rmp_qp *qp, u16 sport);
+u16 rmp_responder_reply_sport(const struct rmp_qp *qp, u32 n);
 
 #endif /* RMP_RESPONDER_H */

@@ -31,20 +31,28 @@
  * path's (the peer, its link, the whole fabric), and the transport's own
  * timeouts deal with it.
  *
- * A live path whose deliveries are mostly ECN marked while another's are
- * mostly not, or whose RTT is four times the best path's, sits on a
- * congested route: its entropy is replaced with a fresh value (a new
- * route, probably), and its estimates start over.
+ * Paths also share routes: a few entropy values may hash onto one link
+ * while another carries none, and spraying then loads that link with
+ * several paths' shares. The deliveries are judged in balance epochs of
+ * %RMP_PATHS_EPOCH per live path: a path whose deliveries in an epoch
+ * were ECN marked clearly more often than the other paths' together
+ * (twice their fraction and a thirty-second more), or whose smoothed RTT
+ * is four times the best path's, runs hot; one that runs hot
+ * %RMP_PATHS_HOT_EPOCHS epochs in a row leaves its route, one path per
+ * epoch, the most marked first, then the slowest. Marks everywhere move
+ * nothing: no route is better. Leaving a route is taking a fresh entropy
+ * value (a new route, probably, which may also be a link that came back);
+ * the estimates start over, and what the packets sent before on the old
+ * value tell is not held against the new one: their deliveries and losses
+ * count, but feed no estimate and kill nothing.
  *
  * Nothing here allocates, sleeps or reads a clock: times come from the
  * caller, so tests drive a path set with a fake clock.
  */
 #include "paths.h"
 
-/* A live path's entropy is replaced above this ECN fraction... */
-#define RMP_PATHS_ECN_BAD	(RMP_PATHS_ONE / 2)
-/* ...if some other live path is below this one. */
-#define RMP_PATHS_ECN_GOOD	(RMP_PATHS_ONE / 4)
+/* A path runs hot at twice the others' ECN fraction and this much more. */
+#define RMP_PATHS_HOT_MARGIN	(RMP_PATHS_ONE / 32)
 /* A live path's entropy is replaced at this many times the best RTT. */
 #define RMP_PATHS_RTT_BAD	4
 
@@ -84,13 +92,23 @@ static u16 rmp_paths_fresh_sport(struct rmp_paths *ps)
 }
 
 /* Give @p a fresh entropy value; what was learnt of the old one goes. */
-static void rmp_paths_replace(struct rmp_paths *ps, struct rmp_path *p)
+static void rmp_paths_replace(struct rmp_paths *ps, struct rmp_path *p,
+			      u64 now)
 {
 	p->sport = rmp_paths_fresh_sport(ps);
+	p->entropy_ns = now;
 	p->failed_probes = 0;
+	p->losses = 0;
 	p->srtt_ns = 0;
 	p->ecn = 0;
+	p->hot = 0;
 	p->stats.replaced++;
+}
+
+/* A packet sent at @sent_ns took @p's current route. */
+static bool rmp_paths_current(const struct rmp_path *p, u64 sent_ns)
+{
+	return sent_ns >= p->entropy_ns;
 }
 
 /**
@@ -124,6 +142,37 @@ int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg)
 		ps->path[i].sport = i ? rmp_paths_fresh_sport(ps) : cfg->sport;
 	}
 	return 0;
+}
+
+/* Live paths in the set. */
+static u32 rmp_paths_nlive(const struct rmp_paths *ps)
+{
+	u64 m = ps->live_mask;
+	u32 n = 0;
+
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
+
+/**
+ * rmp_paths_nth_live() - a live path, counting round the set
+ * @ps: the path set
+ * @n: which: 0 is the live path of lowest index, and @n wraps round the
+ *	live paths
+ *
+ * For packets that are not sprayed but should not all take one route.
+ *
+ * Return: the index of the live path.
+ */
+u32 rmp_paths_nth_live(const struct rmp_paths *ps, u32 n)
+{
+	u32 i;
+
+	n %= rmp_paths_nlive(ps);
+	for (i = 0;; i++)
+		if (rmp_paths_live(ps, i) && !n--)
+			return i;
 }
 
 /* The live path after @from in index order, wrapping; @from if none. */
@@ -257,7 +306,7 @@ static void rmp_paths_resolved(struct rmp_path *p)
  * @ecn: the receiver saw it ECN marked
  *
  * A delivery on a dead path (a probe, or a packet that was late) brings it
- * back.
+ * back, unless the packet was sent before the path's entropy was replaced.
  */
 void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 			 u64 rtt_ns, bool ecn)
@@ -269,11 +318,16 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 	rmp_paths_resolved(p);
 	p->stalled_since = now;
 	ps->last_delivery_ns = now;
-	p->losses = 0;
 	p->stats.delivered++;
 	p->stats.delivered_bytes += bytes;
 	if (ecn)
 		p->stats.ecn++;
+	if (!rmp_paths_current(p, now - rtt_ns))
+		return;
+	p->losses = 0;
+	p->epoch_delivered++;
+	p->epoch_marked += ecn;
+	ps->epoch_delivered++;
 	p->ecn += (mark - (s32)p->ecn) / 8;
 	p->srtt_ns = p->srtt_ns ? p->srtt_ns - p->srtt_ns / 8 + rtt / 8 : rtt;
 	if (!rmp_paths_live(ps, idx)) {
@@ -287,18 +341,20 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
  * rmp_paths_lost() - a packet sent on a path was declared lost
  * @ps: the path set
  * @idx: the path
+ * @sent_ns: when the packet was sent
  * @now: the time (ns)
  *
- * Enough losses in a row kill a live path. Not for probes: see
- * rmp_paths_probe_lost().
+ * Enough losses in a row on its current route kill a live path. Not for
+ * probes: see rmp_paths_probe_lost().
  */
-void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 now)
+void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 sent_ns, u64 now)
 {
 	struct rmp_path *p = &ps->path[idx];
 
 	rmp_paths_resolved(p);
 	p->stats.lost++;
-	if (rmp_paths_live(ps, idx) && ++p->losses >= RMP_PATHS_DEAD_LOSSES)
+	if (rmp_paths_live(ps, idx) && rmp_paths_current(p, sent_ns) &&
+	    ++p->losses >= RMP_PATHS_DEAD_LOSSES)
 		rmp_paths_kill(ps, idx, now);
 }
 
@@ -320,11 +376,12 @@ void rmp_paths_forget(struct rmp_paths *ps, u32 idx)
  * rmp_paths_probe_lost() - a probe of a dead path was declared lost
  * @ps: the path set
  * @idx: the path
+ * @now: the time (ns)
  *
  * After %RMP_PATHS_REPLACE_PROBES of them in a row, the path gets a fresh
  * entropy value for its next probes.
  */
-void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx)
+void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx, u64 now)
 {
 	struct rmp_path *p = &ps->path[idx];
 
@@ -332,7 +389,7 @@ void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx)
 	p->stats.lost++;
 	if (!rmp_paths_live(ps, idx) &&
 	    ++p->failed_probes >= RMP_PATHS_REPLACE_PROBES)
-		rmp_paths_replace(ps, p);
+		rmp_paths_replace(ps, p, now);
 }
 
 /*
@@ -345,23 +402,85 @@ static bool rmp_paths_silent(const struct rmp_paths *ps,
 	return p->inflight && ps->last_delivery_ns > p->stalled_since;
 }
 
-/* Best smoothed RTT and lowest ECN fraction among the live paths. */
-static void rmp_paths_best(const struct rmp_paths *ps, u32 *srtt, u32 *ecn)
+/* Best smoothed RTT among the live paths, 0 before any sample. */
+static u32 rmp_paths_best_srtt(const struct rmp_paths *ps)
 {
 	const struct rmp_path *p;
-	u32 i;
+	u32 i, srtt = 0;
 
-	*srtt = 0;
-	*ecn = RMP_PATHS_ONE;
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (!rmp_paths_live(ps, i))
-			continue;
-		if (p->srtt_ns && (!*srtt || p->srtt_ns < *srtt))
-			*srtt = p->srtt_ns;
-		if (p->ecn < *ecn)
-			*ecn = p->ecn;
+		if (rmp_paths_live(ps, i) && p->srtt_ns &&
+		    (!srtt || p->srtt_ns < srtt))
+			srtt = p->srtt_ns;
 	}
+	return srtt;
+}
+
+/*
+ * @p's marks in the epoch against the other paths' (@delivered, @marked
+ * in all): clearly more, in fractions of %RMP_PATHS_ONE; or its RTT
+ * against the best (@best_srtt).
+ */
+static bool rmp_paths_hot(const struct rmp_path *p, u32 delivered,
+			  u32 marked, u32 best_srtt)
+{
+	u64 mine, rest;
+
+	if (best_srtt && p->srtt_ns / RMP_PATHS_RTT_BAD > best_srtt)
+		return true;
+	if (!p->epoch_delivered || delivered == p->epoch_delivered)
+		return false;
+	mine = (u64)p->epoch_marked * RMP_PATHS_ONE / p->epoch_delivered;
+	rest = (u64)(marked - p->epoch_marked) * RMP_PATHS_ONE /
+	       (delivered - p->epoch_delivered);
+	return mine >= 2 * rest + RMP_PATHS_HOT_MARGIN;
+}
+
+/* @p is a hotter path to leave than @than (NULL: none yet). */
+static bool rmp_paths_hotter(const struct rmp_path *p,
+			     const struct rmp_path *than)
+{
+	u64 mine, theirs;
+
+	if (!than)
+		return true;
+	mine = (u64)p->epoch_marked * than->epoch_delivered;
+	theirs = (u64)than->epoch_marked * p->epoch_delivered;
+	return mine > theirs || (mine == theirs && p->srtt_ns > than->srtt_ns);
+}
+
+/*
+ * End of a balance epoch: each live path runs hot or cools down; the
+ * hottest that ran hot long enough leaves its route. The counts start
+ * over.
+ */
+static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
+{
+	u32 i, delivered = 0, marked = 0, best_srtt = rmp_paths_best_srtt(ps);
+	struct rmp_path *p, *leave = NULL;
+
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		if (rmp_paths_live(ps, i)) {
+			delivered += ps->path[i].epoch_delivered;
+			marked += ps->path[i].epoch_marked;
+		}
+	}
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		if (!rmp_paths_live(ps, i) ||
+		    !rmp_paths_hot(p, delivered, marked, best_srtt))
+			p->hot = 0;
+		else if (p->hot < RMP_PATHS_HOT_EPOCHS)
+			p->hot++;
+		if (p->hot >= RMP_PATHS_HOT_EPOCHS && rmp_paths_hotter(p, leave))
+			leave = p;
+		p->epoch_delivered = 0;
+		p->epoch_marked = 0;
+	}
+	ps->epoch_delivered = 0;
+	if (leave)
+		rmp_paths_replace(ps, leave, now);
 }
 
 /* Weight of a live path: less for ECN marks and for RTT above the best. */
@@ -386,8 +505,8 @@ static u32 rmp_paths_weight(const struct rmp_path *p, u32 best_srtt)
  */
 void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 {
-	u32 i, best_srtt, best_ecn;
 	struct rmp_path *p;
+	u32 i, best_srtt;
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
@@ -395,18 +514,12 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 		    now - p->stalled_since >= ps->cfg.dead_after_ns)
 			rmp_paths_kill(ps, i, now);
 	}
-	rmp_paths_best(ps, &best_srtt, &best_ecn);
-	for (i = 0; i < ps->cfg.npaths; i++) {
-		p = &ps->path[i];
-		if (!rmp_paths_live(ps, i))
-			continue;
-		if ((p->ecn > RMP_PATHS_ECN_BAD &&
-		     best_ecn < RMP_PATHS_ECN_GOOD) ||
-		    (best_srtt &&
-		     p->srtt_ns / RMP_PATHS_RTT_BAD > best_srtt))
-			rmp_paths_replace(ps, p);
-		ps->weight[i] = rmp_paths_weight(p, best_srtt);
-	}
+	if (ps->epoch_delivered >= RMP_PATHS_EPOCH * rmp_paths_nlive(ps))
+		rmp_paths_balance(ps, now);
+	best_srtt = rmp_paths_best_srtt(ps);
+	for (i = 0; i < ps->cfg.npaths; i++)
+		if (rmp_paths_live(ps, i))
+			ps->weight[i] = rmp_paths_weight(&ps->path[i], best_srtt);
 }
 
 /**

@@ -18,6 +18,13 @@
 #define RMP_PATHS_REPLACE_PROBES	3
 /* Fixed-point one for ECN fractions (rmp_path.ecn). */
 #define RMP_PATHS_ONE			1024
+/*
+ * Deliveries per live path in one balance epoch: how many a path's ECN
+ * fraction is judged on against the others' (rmp_paths_tick()).
+ */
+#define RMP_PATHS_EPOCH			32
+/* Epochs in a row a path must run hot before its route is left. */
+#define RMP_PATHS_HOT_EPOCHS		2
 /* Weight of the best path in %RMP_SPRAY_WEIGHTED. */
 #define RMP_PATHS_WEIGHT_MAX		64
 
@@ -80,6 +87,12 @@ struct rmp_path_stats {
  *	or last delivered with packets still in flight: the start of the
  *	silence rmp_paths_tick() measures
  * @next_probe_ns: when a dead path is probed next
+ * @entropy_ns: when @sport took its value: packets sent before took the
+ *	old route and say nothing of the new one
+ * @epoch_delivered: deliveries in the current balance epoch
+ * @epoch_marked: of those, ECN marked
+ * @hot: balance epochs in a row it ended clearly more marked than the
+ *	other paths
  * @stats: counters
  */
 struct rmp_path {
@@ -91,6 +104,10 @@ struct rmp_path {
 	u32 ecn;
 	u64 stalled_since;
 	u64 next_probe_ns;
+	u64 entropy_ns;
+	u32 epoch_delivered;
+	u32 epoch_marked;
+	u8 hot;
 	struct rmp_path_stats stats;
 };
 
@@ -127,6 +144,7 @@ struct rmp_paths_cfg {
  * @last_pick_ns: when rmp_paths_pick() last chose, for flowlets
  * @last_delivery_ns: when some path last delivered
  * @picked: rmp_paths_pick() has chosen before
+ * @epoch_delivered: deliveries in the current balance epoch, all paths
  * @rng: state of the entropy generator
  * @weight: each path's share in %RMP_SPRAY_WEIGHTED, 1 to
  *	%RMP_PATHS_WEIGHT_MAX
@@ -143,6 +161,7 @@ struct rmp_paths {
 	u64 last_pick_ns;
 	u64 last_delivery_ns;
 	bool picked;
+	u32 epoch_delivered;
 	u32 rng;
 	u32 weight[RMP_PATHS_MAX];
 	s32 credit[RMP_PATHS_MAX];
@@ -162,12 +181,13 @@ static inline bool rmp_paths_live(const struct rmp_paths *ps, u32 idx)
 }
 
 int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg);
+u32 rmp_paths_nth_live(const struct rmp_paths *ps, u32 n);
 u32 rmp_paths_pick(struct rmp_paths *ps, u64 now);
 void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now);
 void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 			 u64 rtt_ns, bool ecn);
-void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 now);
-void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx);
+void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 sent_ns, u64 now);
+void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx, u64 now);
 void rmp_paths_forget(struct rmp_paths *ps, u32 idx);
 void rmp_paths_tick(struct rmp_paths *ps, u64 now);
 int rmp_paths_probe_due(struct rmp_paths *ps, u64 now);

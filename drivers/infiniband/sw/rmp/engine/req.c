@@ -36,7 +36,8 @@
  * sequence NAK per loss; the ACK timer still covers a lost retransmission.
  *
  * MULTIPATH (rmp_req_multipath()).  The WRITEs without immediate data
- * posted from then on are sprayed: each packet is an RDMA WRITE ONLY of
+ * that leave for the first time from then on, however early they were
+ * posted, are sprayed: each packet is an RDMA WRITE ONLY of
  * its own piece, with its own RETH, on the path the path set picks, so the
  * responder (which agreed to accept them out of order) places each
  * wherever it arrives.  The scoreboard records where each sprayed PSN
@@ -229,8 +230,8 @@ int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
  * @sb: a scoreboard, set up, owned by the caller
  *
  * For a QP whose peer agreed to accept WRITE packets out of order: see
- * the design notes. WQEs posted before the call, and PSNs in flight, keep
- * their single-path handling. From now on at most as many PSNs as @sb has
+ * the design notes. WQEs sent before the call, even in part, and PSNs in
+ * flight, keep their single-path handling. From now on at most as many PSNs as @sb has
  * records are in flight.
  *
  * Return: 0, or -EINVAL if @r is not RC.
@@ -256,7 +257,7 @@ int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
  *	ones before it is asked for again; not 0
  *
  * For a QP whose peer agreed to spray READ responses: see the design
- * notes. READs posted before the call keep their in-order handling. From
+ * notes. READs sent before the call keep their in-order handling. From
  * now on at most %RMP_RD_SPRAY_MAX PSNs are in flight.
  *
  * Return: 0, or -EINVAL if @r is not RC or @reorder_ns is 0.
@@ -394,10 +395,6 @@ int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 	w->acked = 0;
 	w->kind = kind;
 	w->flags = flags;
-	if (r->paths && kind == RMP_REQ_WRITE && !(flags & RMP_REQ_F_IMM))
-		w->flags |= RMP_REQ_F_SPRAY;
-	if (r->rd_spray && kind == RMP_REQ_READ && npsn <= RMP_RD_SPRAY_MAX)
-		w->flags |= RMP_REQ_F_RDSPRAY;
 	w->done = 0;
 	w->status = RMP_REQ_OK;
 	if (r->state == RMP_REQ_FLUSHED) {
@@ -1203,16 +1200,28 @@ u64 rmp_req_deadline(const struct rmp_req *r)
 	return at && (!d || at < d) ? at : d;
 }
 
-/* Multipath: where a packet that is not sprayed goes: the first live path. */
-static u16 rmp_req_plain_sport(const struct rmp_req *r)
+/**
+ * rmp_req_control_sport() - the UDP source port of a control packet
+ * @r: requester
+ * @n: which packet, counted by the caller: consecutive ones take
+ *	consecutive live paths
+ *
+ * For what the requester sends outside its data (credit requests): a
+ * route that fails, each way, then holds back only some of them.
+ *
+ * Return: the QP's own port without multipath, else a live path's.
+ */
+u16 rmp_req_control_sport(const struct rmp_req *r, u32 n)
 {
-	u32 i = 0;
-
 	if (!r->paths)
 		return r->sport;
-	while (!rmp_paths_live(r->paths, i))
-		i++;
-	return r->paths->path[i].sport;
+	return r->paths->path[rmp_paths_nth_live(r->paths, n)].sport;
+}
+
+/* Where a packet that is not sprayed goes: the first live path. */
+static u16 rmp_req_plain_sport(const struct rmp_req *r)
+{
+	return rmp_req_control_sport(r, 0);
 }
 
 /*
@@ -1383,6 +1392,23 @@ static bool rmp_req_behind_read(const struct rmp_req *r,
 	       !rmp_psn_before(r->next_psn, r->rd_end);
 }
 
+/*
+ * A WQE about to leave for the first time is sprayed, a WRITE over the
+ * paths, a READ's responses by the peer, if the QP sprays by now: an
+ * application may post its first WQEs before the peer agreed, and a slow
+ * single path would take long to drain them.
+ */
+static void rmp_req_choose_spray(const struct rmp_req *r,
+				 struct rmp_req_wqe *w)
+{
+	if (r->paths && w->kind == RMP_REQ_WRITE &&
+	    !(w->flags & RMP_REQ_F_IMM))
+		w->flags |= RMP_REQ_F_SPRAY;
+	if (r->rd_spray && w->kind == RMP_REQ_READ &&
+	    w->npsn <= RMP_RD_SPRAY_MAX)
+		w->flags |= RMP_REQ_F_RDSPRAY;
+}
+
 /* rmp_req_next() but for the pacer. */
 static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 {
@@ -1431,12 +1457,14 @@ static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 
 	if ((w->flags & RMP_REQ_F_FENCE) && !r->cur_pkt && r->rd_atomic)
 		return -EAGAIN;
-	if (rmp_req_behind_spray(r, w) || rmp_req_behind_read(r, w))
-		return -EAGAIN;
-	inflight = rmp_req_off(r, r->next_psn);
 	pkt->psn = r->next_psn;
 	pkt->retry = rmp_psn_in_window(r->next_psn, r->una,
 				       rmp_req_off(r, r->sent_psn));
+	if (!r->cur_pkt && !pkt->retry)
+		rmp_req_choose_spray(r, w);
+	if (rmp_req_behind_spray(r, w) || rmp_req_behind_read(r, w))
+		return -EAGAIN;
+	inflight = rmp_req_off(r, r->next_psn);
 
 	if (rmp_req_is_rd_atomic(w)) {
 		n = w->npsn - r->cur_pkt;

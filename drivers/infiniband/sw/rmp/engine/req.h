@@ -449,6 +449,7 @@ struct rmp_req {
 };
 
 u16 rmp_req_udp_sport(u32 flow_label, u32 lqpn, u32 rqpn);
+u16 rmp_req_control_sport(const struct rmp_req *r, u32 n);
 u64 rmp_req_timeout_ns(u8 code);
 u64 rmp_req_rnr_ns(u8 code);
 

@@ -79,9 +79,9 @@ static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
 	if (!blame)
 		rmp_paths_forget(ps, rec->path);
 	else if (rec->probe)
-		rmp_paths_probe_lost(ps, rec->path);
+		rmp_paths_probe_lost(ps, rec->path, now);
 	else
-		rmp_paths_lost(ps, rec->path, now);
+		rmp_paths_lost(ps, rec->path, rec->sent_ns, now);
 	rmp_sb_settle(sb, rec);
 	rec->state = RMP_SB_LOST;
 	sb->nlost++;

@@ -67,6 +67,7 @@ struct mp_case {
 	bool echo;		/* SACKs echo CE marks */
 	bool reads;		/* every third WQE a READ */
 	u32 dup;		/* READ responses duplicated, per mille */
+	u32 late;		/* packets sent before the peer agreed */
 };
 
 struct mp_env {
@@ -355,6 +356,13 @@ static void mp_complete(struct kunit *test, struct mp_env *e)
 	}
 }
 
+/* The requester learns that its peer agreed: it sprays from now on. */
+static void mp_agree(struct kunit *test, struct mp_env *e)
+{
+	KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_read_spray(&e->r, REORDER), 0);
+}
+
 static void mp_setup(struct kunit *test, struct mp_env *e,
 		     const struct mp_case *c)
 {
@@ -401,8 +409,8 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 	pcfg.sport = e->r.sport;
 	KUNIT_ASSERT_EQ(test, rmp_paths_init(&e->ps, &pcfg), 0);
 	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->sb, e->rec, RMP_RXWIN_MAX), 0);
-	KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb), 0);
-	KUNIT_ASSERT_EQ(test, rmp_req_read_spray(&e->r, REORDER), 0);
+	if (!c->late)
+		mp_agree(test, e);
 	KUNIT_ASSERT_EQ(test, rmp_resp_init(&e->resp, &qcfg, e->res, NRES), 0);
 	KUNIT_ASSERT_EQ(test, rmp_resp_multipath(&e->resp, c->echo), 0);
 	KUNIT_ASSERT_EQ(test, rmp_resp_read_spray(&e->resp), 0);
@@ -442,6 +450,8 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 		if (dl && dl <= e->now)
 			rmp_req_timer(&e->r, e->now);
 		mp_post(test, e, c);
+		if (c->late && !e->r.paths && e->r.stats.pkts == c->late)
+			mp_agree(test, e);
 		if (e->now >= next_send && !rmp_req_next(&e->r, e->now, &pkt)) {
 			struct fab_pkt fp = { .pkt = pkt };
 
@@ -459,28 +469,30 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 static const struct mp_case mp_cases[] = {
 	{ "4 links, no loss, skewed delays",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
-	  RMP_SPRAY_RR, false, false, 0 },
+	  RMP_SPRAY_RR, false, false, 0, 0 },
 	{ "equal links, no loss, SENDs between WRITEs",
 	  { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {}, true, 0,
-	  RMP_SPRAY_RR, false, false, 0 },
+	  RMP_SPRAY_RR, false, false, 0, 0 },
 	{ "2% loss on every link",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 160, RMP_SPRAY_RR, false, false, 0 },
+	  true, 160, RMP_SPRAY_RR, false, false, 0, 0 },
 	{ "one link 20% loss",
 	  { 30 * US, 30 * US, 30 * US, 30 * US }, { 0, 200, 0, 0 }, {},
-	  false, 200, RMP_SPRAY_RR, false, false, 0 },
+	  false, 200, RMP_SPRAY_RR, false, false, 0, 0 },
 	{ "one link goes dark at 200 us",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 300, RMP_SPRAY_RR, false, false, 0 },
+	  true, 300, RMP_SPRAY_RR, false, false, 0, 0 },
 	{ "READs between WRITEs, skewed delays",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
-	  RMP_SPRAY_RR, false, true, 0 },
+	  RMP_SPRAY_RR, false, true, 0, 0 },
 	{ "READs and SENDs, 2% loss, 5% responses twice",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 250, RMP_SPRAY_RR, false, true, 50 },
+	  true, 250, RMP_SPRAY_RR, false, true, 50, 0 },
 	{ "READs, one link goes dark at 200 us",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 400, RMP_SPRAY_RR, false, true, 0 },
+	  true, 400, RMP_SPRAY_RR, false, true, 0, 0 },
+	{ .name = "agreed after 3 packets, every WQE already posted",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US }, .late = 3 },
 };
 
 static void mp_desc(const struct mp_case *c, char *desc)
@@ -532,6 +544,12 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 	 */
 	KUNIT_EXPECT_EQ(test, sent, e->sprayed_bytes);
 	KUNIT_EXPECT_LE(test, delivered, written);
+	/*
+	 * Agreed late: the WRITE begun before stays on one path; those
+	 * posted before but not yet begun are sprayed.
+	 */
+	if (c->late)
+		written -= WQE_LEN;
 	if (!c->max_retrans) {
 		KUNIT_EXPECT_EQ(test, sent, written);
 		KUNIT_EXPECT_EQ(test, delivered, written);
@@ -560,7 +578,7 @@ static void rmp_multipath__dead_link_paths_die(struct kunit *test)
 {
 	struct mp_case c = {
 		"dark link", { 20 * US, 20 * US, 20 * US, 20 * US }, {},
-		{ 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, false, 0,
+		{ 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, false, 0, 0,
 	};
 	u32 i, dark, died;
 
@@ -612,7 +630,7 @@ static void rmp_multipath__weighted_avoids_marked_link(struct kunit *test)
 {
 	struct mp_case c = {
 		"marked link", { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {},
-		false, 0, RMP_SPRAY_WEIGHTED, false, false, 0,
+		false, 0, RMP_SPRAY_WEIGHTED, false, false, 0, 0,
 	};
 	u32 share[2], marked, total, i, echo;
 	u64 ecn;

@@ -75,7 +75,7 @@ static void kill_path(struct rmp_paths *ps, u32 idx, u64 now)
 
 	for (i = 0; i < RMP_PATHS_DEAD_LOSSES; i++) {
 		rmp_paths_sent(ps, idx, LEN, now);
-		rmp_paths_lost(ps, idx, now);
+		rmp_paths_lost(ps, idx, now, now);
 	}
 }
 
@@ -207,6 +207,24 @@ static void rmp_paths_pick__skips_dead_paths(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count[3], 100);
 }
 
+/* Control packets count round the live paths only. */
+static void rmp_paths_nth_live__wraps_over_live_paths(struct kunit *test)
+{
+	static const u32 want[] = { 0, 2, 0, 2 };
+	struct rmp_paths *ps = new_set(test);
+	u32 n;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	for (n = 0; n < 8; n++)
+		KUNIT_EXPECT_EQ(test, rmp_paths_nth_live(ps, n), n % 4);
+	kill_path(ps, 1, MS);
+	kill_path(ps, 3, MS);
+	for (n = 0; n < 4; n++)
+		KUNIT_EXPECT_EQ(test, rmp_paths_nth_live(ps, n), want[n]);
+	/* Past 2^32 requests, still a live one. */
+	KUNIT_EXPECT_EQ(test, rmp_paths_nth_live(ps, U32_MAX), 2);
+}
+
 static void rmp_paths_pick__weighted_avoids_ecn(struct kunit *test)
 {
 	u32 count[4] = {}, i, w;
@@ -230,7 +248,7 @@ static void rmp_paths_pick__weighted_avoids_ecn(struct kunit *test)
 	w = ps->weight[1];
 	KUNIT_EXPECT_LT(test, w, ps->weight[0]);
 	KUNIT_EXPECT_EQ(test, ps->weight[0], RMP_PATHS_WEIGHT_MAX);
-	/* A quarter marked is congestion to weigh, not a route to leave. */
+	/* One epoch of marks is congestion to weigh, not yet a route to leave. */
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
 
 	/* Over ten cycles of the total weight, each gets ten weights. */
@@ -381,9 +399,9 @@ static void rmp_paths_lost__losses_in_a_row_kill(struct kunit *test)
 	/* A delivery between losses keeps the path. */
 	for (i = 0; i < 10; i++) {
 		rmp_paths_sent(ps, 1, LEN, t);
-		rmp_paths_lost(ps, 1, t);
+		rmp_paths_lost(ps, 1, t, t);
 		rmp_paths_sent(ps, 1, LEN, t);
-		rmp_paths_lost(ps, 1, t);
+		rmp_paths_lost(ps, 1, t, t);
 		roundtrip(ps, 1, t, 20 * US, false);
 	}
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
@@ -464,7 +482,7 @@ static void rmp_paths_probe__lost_probes_replace_entropy(struct kunit *test)
 		idx = rmp_paths_probe_due(ps, t);
 		KUNIT_ASSERT_EQ(test, idx, 2);
 		rmp_paths_sent(ps, idx, LEN, t);
-		rmp_paths_probe_lost(ps, idx);
+		rmp_paths_probe_lost(ps, idx, t);
 	}
 	KUNIT_EXPECT_NE(test, ps->path[2].sport, old);
 	KUNIT_EXPECT_GE(test, ps->path[2].sport, RMP_PATHS_SPORT_MIN);
@@ -475,36 +493,108 @@ static void rmp_paths_probe__lost_probes_replace_entropy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
 	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 2));
 	/* Lost data sent before the death is no failed probe. */
-	rmp_paths_lost(ps, 2, t);
-	rmp_paths_lost(ps, 2, t);
-	rmp_paths_lost(ps, 2, t);
+	rmp_paths_lost(ps, 2, t, t);
+	rmp_paths_lost(ps, 2, t, t);
+	rmp_paths_lost(ps, 2, t, t);
 	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
+}
+
+/*
+ * One balance epoch on @n paths from @t: RMP_PATHS_EPOCH round trips each,
+ * every @mark[i]-th on path i ECN marked (0: none); then a tick.
+ */
+static u64 epoch(struct rmp_paths *ps, u32 n, u64 t, const int *mark)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		traffic(ps, i, RMP_PATHS_EPOCH, t, 20 * US, mark[i]);
+	t += RMP_PATHS_EPOCH * 100 * US;
+	rmp_paths_tick(ps, t);
+	return t;
 }
 
 static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 {
+	static const int one_hot[4] = { 0, 2, 0, 0 };
+	static const int two_hot[4] = { 0, 2, 2, 0 };
+	static const int all_hot[4] = { 1, 1, 1, 1 };
+	static const int cool[4] = { 0, 0, 0, 0 };
 	struct rmp_paths *ps = new_set(test);
 	u16 old;
 	u64 t = MS;
 	int i;
 
-	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
+	setup(test, ps, 4, RMP_SPRAY_RR);
 	old = ps->path[1].sport;
-	traffic(ps, 0, 32, t, 20 * US, 0);
-	traffic(ps, 1, 32, t, 20 * US, 1);
-	t += 32 * 100 * US;
-	rmp_paths_tick(ps, t);
+	/* Half of path 1's deliveries marked, none of the others'. */
+	t = epoch(ps, 4, t, one_hot);
+	KUNIT_EXPECT_EQ(test, ps->path[1].hot, 1);
+	KUNIT_EXPECT_EQ(test, ps->path[1].sport, old);
+	t = epoch(ps, 4, t, one_hot);
 	KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 1);
 	KUNIT_EXPECT_EQ(test, ps->path[1].ecn, 0);
-	KUNIT_EXPECT_EQ(test, ps->weight[1], RMP_PATHS_WEIGHT_MAX);
-	/* Marks everywhere: no route is better, none is left. */
-	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
+	KUNIT_EXPECT_EQ(test, ps->path[1].hot, 0);
 	for (i = 0; i < 4; i++)
-		traffic(ps, i, 32, t, 20 * US, 1);
-	t += 32 * 100 * US;
-	rmp_paths_tick(ps, t);
+		if (i != 1)
+			KUNIT_EXPECT_EQ(test, ps->path[i].stats.replaced, 0);
+
+	/* Two hot paths: one leaves an epoch (the first of equals first). */
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	t = epoch(ps, 4, t, two_hot);
+	t = epoch(ps, 4, t, two_hot);
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 1);
+	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 0);
+	KUNIT_EXPECT_EQ(test, ps->path[2].hot, RMP_PATHS_HOT_EPOCHS);
+	t = epoch(ps, 4, t, two_hot);
+	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
+
+	/* Marks everywhere: no route is better, none is left. */
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	for (i = 0; i < 4; i++)
+		t = epoch(ps, 4, t, all_hot);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, ps->path[i].stats.replaced, 0);
+
+	/* An epoch cool in between starts the count over. */
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	for (i = 0; i < 4; i++)
+		t = epoch(ps, 4, t, i % 2 ? cool : one_hot);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
+}
+
+/*
+ * Packets sent before a path's entropy changed took the old route: late
+ * deliveries and losses of theirs neither judge nor kill the new one.
+ */
+static void rmp_paths_tick__old_route_tells_nothing(struct kunit *test)
+{
+	static const int one_hot[4] = { 0, 2, 0, 0 };
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS, sent;
+	int i;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	sent = t;
+	for (i = 0; i < 2 * RMP_PATHS_DEAD_LOSSES; i++)
+		rmp_paths_sent(ps, 1, LEN, sent);
+	t = epoch(ps, 4, t + MS, one_hot);
+	t = epoch(ps, 4, t, one_hot);
+	KUNIT_ASSERT_EQ(test, ps->path[1].stats.replaced, 1);
+	/* The old route's packets: slow, marked, then lost. */
+	rmp_paths_delivered(ps, 1, LEN, t + 10 * MS, t + 10 * MS - sent, true);
+	KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
+	KUNIT_EXPECT_EQ(test, ps->path[1].ecn, 0);
+	KUNIT_EXPECT_EQ(test, ps->path[1].epoch_delivered, 0);
+	for (i = 0; i < RMP_PATHS_DEAD_LOSSES; i++)
+		rmp_paths_lost(ps, 1, sent, t + 10 * MS);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
+	KUNIT_EXPECT_EQ(test, ps->path[1].inflight, 2 * RMP_PATHS_DEAD_LOSSES -
+			1 - RMP_PATHS_DEAD_LOSSES);
+	/* Its own losses do. */
+	kill_path(ps, 1, t + 10 * MS);
+	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 1));
 }
 
 static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
@@ -512,13 +602,18 @@ static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
 	struct rmp_paths *ps = new_set(test);
 	u16 old;
 	u64 t = MS;
+	int i;
 
 	setup(test, ps, 2, RMP_SPRAY_RR);
 	old = ps->path[1].sport;
-	traffic(ps, 0, 32, t, 20 * US, 0);
-	traffic(ps, 1, 32, t, 100 * US, 0);
-	t += 32 * 100 * US;
-	rmp_paths_tick(ps, t);
+	/* Five times the best RTT: hot one epoch, gone after the second. */
+	for (i = 0; i < RMP_PATHS_HOT_EPOCHS; i++) {
+		KUNIT_EXPECT_EQ(test, ps->path[1].sport, old);
+		traffic(ps, 0, RMP_PATHS_EPOCH, t, 20 * US, 0);
+		traffic(ps, 1, RMP_PATHS_EPOCH, t, 100 * US, 0);
+		t += RMP_PATHS_EPOCH * 100 * US;
+		rmp_paths_tick(ps, t);
+	}
 	KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
 	KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
 	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 0);
@@ -535,7 +630,7 @@ static void rmp_paths_sent__counts_bytes(struct kunit *test)
 	rmp_paths_sent(ps, 1, 200, MS);
 	rmp_paths_sent(ps, 1, 300, MS);
 	rmp_paths_delivered(ps, 1, 100, 2 * MS, MS, false);
-	rmp_paths_lost(ps, 1, 2 * MS);
+	rmp_paths_lost(ps, 1, 2 * MS, 2 * MS);
 	rmp_paths_delivered(ps, 1, 300, 2 * MS, MS, true);
 	KUNIT_EXPECT_EQ(test, st->sent, 3ULL);
 	KUNIT_EXPECT_EQ(test, st->sent_bytes, 600ULL);
@@ -552,6 +647,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_sent__counts_bytes),
 	KUNIT_CASE(rmp_paths_pick__round_robin_is_even),
 	KUNIT_CASE(rmp_paths_pick__skips_dead_paths),
+	KUNIT_CASE(rmp_paths_nth_live__wraps_over_live_paths),
 	KUNIT_CASE(rmp_paths_pick__weighted_avoids_ecn),
 	KUNIT_CASE(rmp_paths_pick__weighted_skips_dead_paths),
 	KUNIT_CASE(rmp_paths_pick__weighted_avoids_slow_paths),
@@ -564,6 +660,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_probe__revives),
 	KUNIT_CASE(rmp_paths_probe__lost_probes_replace_entropy),
 	KUNIT_CASE(rmp_paths_tick__leaves_congested_routes),
+	KUNIT_CASE(rmp_paths_tick__old_route_tells_nothing),
 	KUNIT_CASE(rmp_paths_tick__leaves_slow_routes),
 	{}
 };
