@@ -132,12 +132,14 @@ check "clean link after the faults" pingpong strict
 # reordering and loss are what the receiver's out-of-order placement and
 # the sender's selective repair must handle; rping's 60000-byte WRITEs are
 # sprayed, and so are the responses of its READs of that size (the
-# requester places them in any order and asks again for the missing ones;
+# requester places them in any order, asks again for the missing ones and
+# reports what it received, by which the responder's paths live or die;
 # ibv_rc_pingpong's SENDs go in order, answered with SACKs).
 check "paths 8 on both devices" knob paths 8
 rping_size=60000
 sprayed=$(sum tx_sprayed)
 read_sprayed=$(sum tx_read_sprayed)
+read_reports=$(sum rx_read_reports)
 sacks=$(sum rx_sacks)
 fault "multipath, 25% reordering" rx_held delay 2ms reorder 75% 50%
 fault "multipath, 5% loss" tx_selective_retransmits loss 5%
@@ -145,8 +147,11 @@ check "multipath: packets sprayed" moved tx_sprayed "$sprayed"
 check "multipath: READ responses sprayed" moved tx_read_sprayed \
 	"$read_sprayed"
 check "multipath: SACKs taken in" moved rx_sacks "$sacks"
+check "multipath: READ reports taken in" moved rx_read_reports \
+	"$read_reports"
 for c in tx_sprayed rx_held rx_sacks tx_selective_retransmits \
-	tx_read_sprayed rx_read_ooo tx_read_repairs tx_retransmits \
+	tx_read_sprayed rx_read_ooo tx_read_repairs tx_read_reports \
+	rx_read_reports rx_bad_read_reports path_deaths tx_retransmits \
 	ack_timeouts; do
 	printf '# %s %s\n' "$c" "$(sum $c)"
 done

@@ -35,6 +35,9 @@ RC_ATOMIC_WRITE = 0x1d
 UD_SEND_ONLY = 0x64
 # rmp's multipath extension: an ACK carrying a SACK block (wire.rst).
 EXT_SACK = 0xc0
+# rmp's read reports: the READ responses a requester received, a SACK
+# block after the BTH (wire.rst).
+EXT_READ_REPORT = 0xc3
 
 # AETH syndromes: the top three bits say ACK (000), RNR NAK (001) or NAK
 # (011); a NAK's low five bits say which.
@@ -47,10 +50,11 @@ NAK_REM_ACCESS = 0x62
 PSN_MASK = 0xffffff
 
 
-def bth(opcode, qpn, psn, pad=0, ackreq=False, pkey=0xffff):
-    """The 12-byte Base Transport Header."""
+def bth(opcode, qpn, psn, pad=0, ackreq=False, pkey=0xffff, spray=False):
+    """The 12-byte Base Transport Header; spray is rmp's read spraying
+    bit (0x40 of byte 8)."""
     return struct.pack('!BBHII', opcode, pad << 4, pkey, qpn & 0xffffff,
-                       (psn & PSN_MASK) | (ackreq << 31))
+                       (psn & PSN_MASK) | (ackreq << 31) | (spray << 30))
 
 
 def reth(vaddr, rkey, length):
@@ -83,12 +87,13 @@ def atomic_eth(vaddr, rkey, swap_add, compare=0):
     return struct.pack('!QIQQ', vaddr, rkey, swap_add, compare)
 
 
-def transport(opcode, qpn, psn, ext=b'', payload=b'', ackreq=False, pad=None):
+def transport(opcode, qpn, psn, ext=b'', payload=b'', ackreq=False, pad=None,
+              spray=False):
     """BTH, extension headers, payload, its pad and an ICRC placeholder."""
     if pad is None:
         pad = -len(payload) % 4
-    return (bth(opcode, qpn, psn, pad, ackreq) + ext + payload + bytes(pad) +
-            bytes(4))
+    return (bth(opcode, qpn, psn, pad, ackreq, spray=spray) + ext + payload +
+            bytes(pad) + bytes(4))
 
 
 def _headers(src, dst, length, tos, ttl, csum):

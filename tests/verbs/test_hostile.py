@@ -370,8 +370,8 @@ class HostilePeerTest(DataTestCase):
         self.assertEqual(hdr[:4], (1, EXT_CLASS, 1, GET))
         self.assertEqual((hdr[4], hdr[7]), (0, EXT_ATTR))
         # Capabilities: bit 0, multipath; bit 2, its ECN echo; bit 3,
-        # read spraying.
-        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0xd))
+        # read spraying; bit 4, read reports.
+        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0x1d))
 
     def test_standard_answer(self):
         """What a device without rmp's class answers: plain RoCEv2."""
@@ -837,6 +837,116 @@ class HostilePeerTest(DataTestCase):
         req = self.reply()
         self.assertEqual((req['opcode'], req['spray']),
                          (R.RC_READ_REQUEST, False), req)
+
+    # Reports of READ responses (wire.rst): capability bit 4, opcode 0xC3.
+
+    def report(self, cum_ack, block=None, bth_psn=None, qpn=None):
+        """The peer's report of READ responses: cumulative part cum_ack
+        (a PSN offset from EPSN), the BTH's PSN the same unless bth_psn."""
+        if block is None:
+            block = R.sack(psn(cum_ack), psn(cum_ack))
+        self.send(0, 0, pkt=R.transport(
+            R.EXT_READ_REPORT, self.end.qpn if qpn is None else qpn,
+            psn(cum_ack if bth_psn is None else bth_psn), b'', block))
+
+    def test_forged_read_reports(self):
+        """Reports to a QP that sprays the responses of the peer's READ
+        (PSNs 0 to 2): from a peer that did not agree to them, malformed,
+        older than one taken, or claiming PSNs the QP never took, each is
+        dropped and counted; a flood of genuine ones is answered by
+        nothing."""
+        self.spray_paths()
+        for caps in (1 | 8, 1 | 8 | 16):
+            with self.subTest(caps=caps):
+                self.end = self.fresh_qp(timeout=18)
+                self.agree_multipath(caps)
+                self.wait_res(self.end, 'drv_rd-paths', 8)
+                self.send(R.RC_READ_REQUEST, 0,
+                          R.reth(self.win.buf, self.win.rkey, 3 * MTU),
+                          spray=True)
+                got = sorted(self.reply()['psn'] for _ in range(3))
+                self.assertEqual(got, sorted([psn(0), psn(1), psn(2)]))
+                if not caps & 16:
+                    self.assertNotIn('drv_rd-paths-live',
+                                     self.qp_res(self.end))
+                    before = self.counter('rx_drop_qp')
+                    self.report(2)
+                    self.counter_rises('rx_drop_qp', before)
+                    continue
+                self.wait_res(self.end, 'drv_rd-paths-live', 8)
+                before = self.counter('rx_read_reports')
+                self.report(2)
+                self.counter_rises('rx_read_reports', before)
+                self.wait_res(self.end, 'drv_rd-reports', 1)
+                cases = (
+                    ('an ECN echo flag', 'rx_drop_malformed',
+                     dict(block=R.sack(psn(2), psn(2), ecn=True))),
+                    ('a PSN not its cumulative part', 'rx_drop_malformed',
+                     dict(bth_psn=1)),
+                    ('cut short', 'rx_drop_malformed',
+                     dict(block=R.sack(psn(2), psn(2))[:10])),
+                    ('a bit past the highest', 'rx_drop_malformed',
+                     dict(block=R.sack(psn(-1), psn(2), (0x7,)),
+                          bth_psn=-1)),
+                    ('another QP', 'rx_drop_no_qp',
+                     dict(qpn=self.end.qpn ^ 0x800000)),
+                    ('older than one taken', 'rx_bad_read_reports', {}),
+                    ('PSNs never taken', 'rx_bad_read_reports',
+                     dict(cum_ack=5)),
+                    ('a highest PSN never taken', 'rx_bad_read_reports',
+                     dict(block=R.sack(psn(2), psn(9), (0x20,)))),
+                )
+                for name, counter, kw in cases:
+                    with self.subTest(name):
+                        before = self.counter(counter)
+                        self.report(kw.pop('cum_ack', 0 if name.startswith(
+                            'older') else 2), **kw)
+                        self.counter_rises(counter, before)
+                self.assertEqual(self.qp_res(self.end)['drv_rd-reports'], 1)
+                # A flood: nothing is sent for any of them.
+                self.drain()
+                before = self.counter('rx_read_reports')
+                for _ in range(50):
+                    self.report(2)
+                self.no_reply(0.5)
+                self.counter_rises('rx_read_reports', before + 49)
+                self.assertEqual(self.qp_res(self.end)['drv_rd-paths-live'],
+                                 8)
+                self.assertMemory()
+
+    def test_read_reports_only_when_agreed(self):
+        """rmp's READ, answered by the peer: with bit 4 agreed rmp
+        reports the responses it received, once they are all in (opcode
+        0xC3, the SACK block of its window); without it, nothing."""
+        for caps in (1 | 8, 1 | 8 | 16):
+            with self.subTest(caps=caps):
+                self.end = self.fresh_qp(timeout=18)
+                self.agree_multipath(caps=caps)
+                self.wait_res(self.end, 'drv_rd-spray', 1)
+                payload = data(2 * MTU, 41)
+                self.post_send(self.end, e.IBV_WR_RDMA_READ,
+                               self.sges(self.win, (0, len(payload))),
+                               wr_id=9, rdma=(0x77, 0x1000))
+                req = self.reply()
+                self.assertEqual((req['opcode'], req['spray']),
+                                 (R.RC_READ_REQUEST, True), req)
+                last = (req['psn'] + 1) & R.PSN_MASK
+                self.send(0, 0, pkt=R.transport(
+                    R.RC_READ_RESPONSE_LAST, self.end.qpn, last,
+                    R.aeth(R.SYN_ACK, 0), payload[MTU:]))
+                self.send(0, 0, pkt=R.transport(
+                    R.RC_READ_RESPONSE_FIRST, self.end.qpn, req['psn'],
+                    R.aeth(R.SYN_ACK, 0), payload[:MTU]))
+                self.one(self.end.scq, wr_id=9, status=e.IBV_WC_SUCCESS,
+                         byte_len=len(payload))
+                if caps & 16:
+                    r = self.reply()
+                    self.assertEqual((r['opcode'], r['psn'], r['payload']),
+                                     (R.EXT_READ_REPORT, last,
+                                      R.sack(last, last)), r)
+                self.no_reply(0.3)
+                self.placed(self.win.buf, payload)
+                self.assertMemory()
 
     # Sequence: repaired, never executed twice, never out of order.
 

@@ -58,10 +58,15 @@ class MultipathTest(DataTestCase):
         """READs of QPs that agreed to read spraying, paths 8: the READs
         ask for it, the responder sprays their responses over its 8 paths,
         every byte lands where it belongs; a READ over 1024 PSNs is
-        answered in order, whole too."""
+        answered in order, whole too. a reports the responses it got
+        (read reports), b takes the reports in, and none of its paths
+        dies: nothing is lost on the way."""
         a, b = self.pair(8)
         self.wait_res(a, 'drv_rd-spray', 1)
         self.wait_res(b, 'drv_rd-paths', 8)
+        self.wait_res(b, 'drv_rd-paths-live', 8)
+        reports = self.counters('tx_read_reports', 'rx_read_reports',
+                                'rx_bad_read_reports')
         before = self.counter('tx_read_sprayed')
         sizes = (1, MTU, MTU + 1, 5 * MTU + 3, 64 * 1024, 1024 * MTU)
         for i, size in enumerate(sizes):
@@ -80,6 +85,18 @@ class MultipathTest(DataTestCase):
         self.assertEqual(back.read(len(want), 0), want)
         self.assertEqual(self.counter('tx_read_sprayed'), before)
         self.assertNoCompletion(b.rcq, 0)
+        after = self.counters('tx_read_reports', 'rx_read_reports',
+                              'rx_bad_read_reports')
+        self.assertGreater(after['tx_read_reports'],
+                           reports['tx_read_reports'])
+        self.assertGreater(after['rx_read_reports'],
+                           reports['rx_read_reports'])
+        self.assertEqual(after['rx_bad_read_reports'],
+                         reports['rx_bad_read_reports'])
+        res = self.qp_res(b)
+        self.assertEqual((res['drv_rd-paths-live'], res['drv_rd-path-deaths']),
+                         (8, 0))
+        self.assertGreater(res['drv_rd-reports'], 0)
 
     def test_sprayed_writes_arrive_whole(self):
         a, b = self.pair(8)

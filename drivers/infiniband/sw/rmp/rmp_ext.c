@@ -34,7 +34,9 @@
  * ``ext_agreed`` and ``ext_standard``. The extensions defined so far
  * are multipath (%RMP_EXT_CAP_MULTIPATH), the ECN echo in its SACKs
  * (%RMP_EXT_CAP_ECN_ECHO) and read spraying (%RMP_EXT_CAP_READ_SPRAY),
- * which count only with multipath, and receiver
+ * which count only with multipath, the reports of READ responses
+ * (%RMP_EXT_CAP_READ_REPORT), which count only with read spraying, and
+ * receiver
  * credit (%RMP_EXT_CAP_CREDIT, offered by a QP whose ``cc``, its own or
  * its device's, is ``rcc``): a QP whose peer agreed to one switches its
  * transport to it (rmp_qp_multipath(), rmp_qp_credit()).
@@ -110,7 +112,7 @@ static void rmp_ext_free(struct ib_mad_send_buf *msg)
 static u32 rmp_ext_caps(const struct rmp_qp *qp)
 {
 	return RMP_EXT_CAP_MULTIPATH | RMP_EXT_CAP_ECN_ECHO |
-	       RMP_EXT_CAP_READ_SPRAY |
+	       RMP_EXT_CAP_READ_SPRAY | RMP_EXT_CAP_READ_REPORT |
 	       (rmp_qp_knob(qp, RMP_KNOB_CC) == RMP_CC_RCC ?
 		RMP_EXT_CAP_CREDIT : 0);
 }
@@ -147,7 +149,8 @@ static bool rmp_ext_learn(struct rmp_qp *qp, enum rmp_ext_state state,
 		caps &= rmp_ext_caps(qp);
 		if (caps & RMP_EXT_CAP_MULTIPATH)
 			rmp_qp_multipath(qp, caps & RMP_EXT_CAP_ECN_ECHO,
-					 caps & RMP_EXT_CAP_READ_SPRAY);
+					 caps & RMP_EXT_CAP_READ_SPRAY,
+					 caps & RMP_EXT_CAP_READ_REPORT);
 		if (caps & RMP_EXT_CAP_CREDIT)
 			rmp_qp_credit(qp);
 	}
@@ -198,7 +201,7 @@ void rmp_ext_ask(struct rmp_qp *qp)
 	mutex_unlock(&qp->lock);
 	if (mode == RMP_EXT_ON) {
 		/* The peer is taken to speak everything this rmp does. */
-		rmp_qp_multipath(qp, true, true);
+		rmp_qp_multipath(qp, true, true, true);
 		if (rmp_ext_caps(qp) & RMP_EXT_CAP_CREDIT)
 			rmp_qp_credit(qp);
 		rmp_qp_ext_known(qp);

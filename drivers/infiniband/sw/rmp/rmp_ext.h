@@ -99,6 +99,12 @@ static_assert(sizeof(struct rmp_ext_msg) == 16);
  * in any order (Documentation/rmp/wire.rst).
  */
 #define RMP_EXT_CAP_READ_SPRAY	BIT(3)
+/*
+ * Read reports: with read spraying, the requester reports the READ
+ * responses it received (opcode 0xC3), so the responder's paths of
+ * sprayed responses die and come back (Documentation/rmp/wire.rst).
+ */
+#define RMP_EXT_CAP_READ_REPORT	BIT(4)
 
 int rmp_ext_register(void);
 void rmp_ext_unregister(void);

@@ -129,20 +129,27 @@ void rmp_qp_schedule(struct rmp_qp *qp)
  * @qp: the QP; process context
  * @ecn_echo: the peer agreed to ECN echo too
  * @read_spray: the peer agreed to read spraying too
+ * @read_report: the peer agreed to reports of READ responses too (with
+ *	@read_spray)
  *
  * The QP's work item switches its transport: the responder accepts
  * sprayed WRITEs out of order and acknowledges with SACKs, with ECN echo
  * the CE marks in them; the requester, if ``paths`` (the QP's or its
  * device's) asks for more than one, sprays. With read spraying, the
  * requester takes READ responses in any order and the responder sprays
- * them (over ``paths`` paths).
+ * them (over ``paths`` paths); with reports, the requester reports the
+ * responses it received and the responder's paths die and come back by
+ * them.
  */
-void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo, bool read_spray)
+void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo, bool read_spray,
+		      bool read_report)
 {
 	if (ecn_echo)
 		set_bit(RMP_QP_ECN_ECHO, &qp->flags);
 	if (read_spray)
 		set_bit(RMP_QP_READ_SPRAY, &qp->flags);
+	if (read_spray && read_report)
+		set_bit(RMP_QP_READ_REPORT, &qp->flags);
 	set_bit(RMP_QP_MULTIPATH, &qp->flags);
 	rmp_qp_schedule(qp);
 }
@@ -652,6 +659,7 @@ static void rmp_qp_reset_attr(struct rmp_qp *qp)
 	clear_bit(RMP_QP_MULTIPATH, &qp->flags);
 	clear_bit(RMP_QP_ECN_ECHO, &qp->flags);
 	clear_bit(RMP_QP_READ_SPRAY, &qp->flags);
+	clear_bit(RMP_QP_READ_REPORT, &qp->flags);
 	clear_bit(RMP_QP_CREDIT, &qp->flags);
 	clear_bit(RMP_QP_EXT_KNOWN, &qp->flags);
 }
@@ -958,6 +966,31 @@ static int rmp_qp_report_paths(const struct rmp_paths *ps,
 	return err;
 }
 
+/*
+ * Read reports: the responder's paths of READ responses, the live ones,
+ * their deaths, revivals and replacements, the reports taken.
+ */
+static int rmp_qp_report_rd_health(const struct rmp_qp *qp,
+				   struct rmp_qp_sink *s)
+{
+	const struct rmp_responder_rdh *rdh = qp->responder.rdh;
+	const struct rmp_paths *ps = qp->responder.rd_paths;
+	u64 deaths = 0, revivals = 0, replaced = 0;
+	u32 i;
+
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		deaths += ps->path[i].stats.deaths;
+		revivals += ps->path[i].stats.revivals;
+		replaced += ps->path[i].stats.replaced;
+	}
+	return s->num(s, "rd-paths-live", RMP_FIG_U32,
+		      hweight64(ps->live_mask)) ?:
+	       s->num(s, "rd-path-deaths", RMP_FIG_U64, deaths) ?:
+	       s->num(s, "rd-path-revivals", RMP_FIG_U64, revivals) ?:
+	       s->num(s, "rd-path-replaced", RMP_FIG_U64, replaced) ?:
+	       s->num(s, "rd-reports", RMP_FIG_U64, rdh->rdp.stats.reports);
+}
+
 /* How the QP paces itself: the ``cc`` mode it started with. */
 static enum rmp_cc_mode rmp_qp_cc_mode(const struct rmp_qp *qp)
 {
@@ -1030,6 +1063,8 @@ int rmp_qp_report(struct rmp_qp *qp, struct rmp_qp_sink *s)
 	if (!err && qp->responder.rd_paths)
 		err = s->num(s, "rd-paths", RMP_FIG_U32,
 			     qp->responder.rd_paths->cfg.npaths);
+	if (!err && qp->responder.rdh_on)
+		err = rmp_qp_report_rd_health(qp, s);
 	if (!err && qp->requester.on && rmp_qp_connected(qp))
 		err = s->word(s, "cc",
 			      rmp_knobs[RMP_KNOB_CC].words[rmp_qp_cc_mode(qp)]);

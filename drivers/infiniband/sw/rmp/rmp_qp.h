@@ -72,6 +72,10 @@ struct rmp_wq {
  * @RMP_QP_EXT_KNOWN: RC: the QP knows which extensions its peer speaks,
  *	set after @RMP_QP_MULTIPATH and @RMP_QP_CREDIT (rmp_qp_ext_known());
  *	cleared at RESET
+ * @RMP_QP_READ_REPORT: RC: the peer agreed to reports of READ responses
+ *	(with read spraying): the requester reports the responses it
+ *	received, the responder's paths of sprayed responses live and die
+ *	by the reports; set before @RMP_QP_MULTIPATH, cleared at RESET
  */
 enum rmp_qp_flag {
 	RMP_QP_SQ_DRAINING,
@@ -84,6 +88,7 @@ enum rmp_qp_flag {
 	RMP_QP_READ_SPRAY,
 	RMP_QP_CREDIT,
 	RMP_QP_EXT_KNOWN,
+	RMP_QP_READ_REPORT,
 };
 
 /**
@@ -237,7 +242,8 @@ struct rmp_qp *rmp_qp_get_next(struct rmp_dev *dev, u32 *qpn);
 void rmp_qp_hold(struct rmp_qp *qp);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
-void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo, bool read_spray);
+void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo, bool read_spray,
+		      bool read_report);
 void rmp_qp_credit(struct rmp_qp *qp);
 void rmp_qp_ext_known(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);

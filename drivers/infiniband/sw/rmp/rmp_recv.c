@@ -322,6 +322,9 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	case RMP_OP_EXT_GRANT:
 		rmp_rcc_grant(qp, f.bth.psn);
 		return;
+	case RMP_OP_EXT_READ_REPORT:
+		rmp_responder_read_report(qp, &f, payload);
+		return;
 	}
 	if (info->flags & RMP_OPF_REQ)
 		rmp_rcc_data(qp, &f, ce);

@@ -38,7 +38,6 @@
 #include "rmp_qp.h"
 #include "rmp_recv.h"
 #include "rmp_requester.h"
-#include "rmp_trace.h"
 
 /* WQEs taken and packets sent by one run of the transport, at most. */
 #define RMP_REQUESTER_BUDGET 64
@@ -203,7 +202,8 @@ void rmp_requester_paths_cfg(struct rmp_qp *qp, u16 sport,
  * WRITEs not yet sent are sprayed over that many paths (see the
  * engine's requester). With read spraying (%RMP_QP_READ_SPRAY), whatever
  * ``paths`` is, the READs not yet sent ask for their responses to
- * be sprayed and take them in any order. Cheap
+ * be sprayed and take them in any order, and with reports
+ * (%RMP_QP_READ_REPORT) the responses received are reported. Cheap
  * when there is nothing to do: a run calls it while the QP's
  * %RMP_QP_MULTIPATH flag is set.
  */
@@ -211,12 +211,14 @@ void rmp_requester_multipath(struct rmp_qp *qp)
 {
 	struct rmp_requester *rq = &qp->requester;
 	struct rmp_paths_cfg cfg;
-	u32 i;
 
 	if (rq->req.state != RMP_REQ_RUN)
 		return;
 	if (!rq->req.rd_spray && test_bit(RMP_QP_READ_SPRAY, &qp->flags))
 		rmp_req_read_spray(&rq->req, RMP_REQUESTER_READ_REORDER_NS);
+	if (rq->req.rd_spray && !rq->req.rd_report &&
+	    test_bit(RMP_QP_READ_REPORT, &qp->flags))
+		rmp_req_read_reports(&rq->req);
 	rmp_requester_paths_cfg(qp, rq->req.sport, &cfg);
 	if (rq->req.paths || cfg.npaths < 2)
 		return;
@@ -230,12 +232,7 @@ void rmp_requester_multipath(struct rmp_qp *qp)
 	if (rmp_paths_init(&rq->mp->paths, &cfg) ||
 	    rmp_sb_init(&rq->mp->sb, rq->mp->rec, RMP_REQUESTER_WINDOW))
 		return;
-	rq->mp->seen_deaths = 0;
-	rq->mp->seen_revivals = 0;
-	rq->mp->seen_replaced = 0;
-	rq->mp->seen_live = rq->mp->paths.live_mask;
-	for (i = 0; i < cfg.npaths; i++)
-		rq->mp->seen_sport[i] = rq->mp->paths.path[i].sport;
+	rmp_stats_paths_start(&rq->mp->seen, &rq->mp->paths);
 	rmp_req_multipath(&rq->req, &rq->mp->paths, &rq->mp->sb);
 }
 
@@ -595,33 +592,9 @@ static bool rmp_requester_finish(struct rmp_qp *qp)
 static void rmp_requester_count_paths(struct rmp_qp *qp, struct rmp_stats *st)
 {
 	struct rmp_requester_mp *mp = qp->requester.mp;
-	const char *dev = dev_name(&qp->ibqp.device->dev);
-	u64 deaths = 0, revivals = 0, replaced = 0, changed;
-	const struct rmp_path *p;
-	u32 i;
 
-	changed = mp->seen_live ^ mp->paths.live_mask;
-	for (i = 0; i < mp->paths.cfg.npaths; i++) {
-		p = &mp->paths.path[i];
-		deaths += p->stats.deaths;
-		revivals += p->stats.revivals;
-		replaced += p->stats.replaced;
-		if (changed >> i & 1)
-			trace_rmp_path(dev, qp->ibqp.qp_num, i, p->sport,
-				       rmp_paths_live(&mp->paths, i) ?
-				       RMP_PATH_REVIVED : RMP_PATH_DIED);
-		if (p->sport != mp->seen_sport[i])
-			trace_rmp_path(dev, qp->ibqp.qp_num, i, p->sport,
-				       RMP_PATH_REPLACED);
-		mp->seen_sport[i] = p->sport;
-	}
-	mp->seen_live = mp->paths.live_mask;
-	rmp_stats_add(st, RMP_CNT_PATH_DEATHS, deaths - mp->seen_deaths);
-	rmp_stats_add(st, RMP_CNT_PATH_REVIVALS, revivals - mp->seen_revivals);
-	rmp_stats_add(st, RMP_CNT_PATH_REPLACED, replaced - mp->seen_replaced);
-	mp->seen_deaths = deaths;
-	mp->seen_revivals = revivals;
-	mp->seen_replaced = replaced;
+	rmp_stats_paths(st, dev_name(&qp->ibqp.device->dev), qp->ibqp.qp_num,
+			&mp->paths, &mp->seen);
 	rmp_stats_add(st, RMP_CNT_RX_ECN_ECHOES,
 		      mp->sb.stats.ecn_echoed - mp->seen_ecn_echoed);
 	mp->seen_ecn_echoed = mp->sb.stats.ecn_echoed;
@@ -648,10 +621,48 @@ static void rmp_requester_count(struct rmp_qp *qp)
 	rmp_stats_add(st, RMP_CNT_RX_READ_OOO, s->rd_ooo - seen->rd_ooo);
 	rmp_stats_add(st, RMP_CNT_TX_READ_REPAIRS,
 		      s->rd_repairs - seen->rd_repairs);
+	rmp_stats_add(st, RMP_CNT_TX_READ_REPORTS,
+		      s->rd_reports - seen->rd_reports);
 	*seen = *s;
 	if (rq->req.paths)
 		rmp_requester_count_paths(qp, st);
 	rmp_cc_count(qp);
+}
+
+/*
+ * Read spraying with reports: tell the responder which READ responses
+ * came, when one is due (rmp_req_read_report()): the SACK block of the
+ * window of responses, after a BTH of opcode %RMP_OP_EXT_READ_REPORT
+ * whose PSN is the block's cumulative part.
+ */
+static void rmp_requester_report(struct rmp_qp *qp)
+{
+	struct rmp_dev *dev = rmp_qp_dev(qp);
+	struct rmp_hdr_fields f = {};
+	u8 block[RMP_SACK_WIRE_MAX];
+	struct sk_buff *skb;
+	struct rmp_sack s;
+	void *payload;
+	u16 sport;
+	int len;
+
+	if (rmp_req_read_report(&qp->requester.req, &s, &sport))
+		return;
+	len = rmp_sack_encode(&s, block, sizeof(block));
+	if (WARN_ON_ONCE(len < 0))
+		return;
+	f.bth.opcode = RMP_OP_EXT_READ_REPORT;
+	f.bth.pkey = RMP_PKEY_DEFAULT;
+	f.bth.qpn = qp->requester.dqpn;
+	f.bth.psn = s.cum_ack;
+	skb = rmp_pkt_new(dev, &qp->flow, &f, len, &payload);
+	if (!skb) {
+		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
+		return;
+	}
+	memcpy(payload, block, len);
+	rmp_net_xmit(dev, &qp->flow, &qp->routes, sport, skb, NULL,
+		     &qp->deliveries);
 }
 
 /**
@@ -679,6 +690,8 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 	rq->answered_at = 0;
 	if (deadline && now >= deadline)
 		rmp_req_timer(&rq->req, now);
+	if (rq->req.rd_report)
+		rmp_requester_report(qp);
 	if (send) {
 		if (take)
 			more = rmp_requester_take(qp);

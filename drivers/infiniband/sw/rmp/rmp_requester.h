@@ -6,6 +6,7 @@
 #ifndef RMP_REQUESTER_H
 #define RMP_REQUESTER_H
 
+#include "rmp_stats.h"
 #include "rmp_wqe.h"
 #include "engine/req.h"
 
@@ -16,23 +17,15 @@ struct rmp_qp;
 /**
  * struct rmp_requester_mp - a multipath requester's path set and scoreboard
  * @paths: the path set
- * @seen_deaths: path deaths already added to the device's counters
- * @seen_revivals: path revivals already added
- * @seen_replaced: entropy replacements already added
+ * @seen: what was last seen of @paths, for counting and tracing
  * @seen_ecn_echoed: PSNs echoed CE marked already added
- * @seen_live: the live paths when last looked at, for tracing changes
- * @seen_sport: each path's UDP source port when last looked at
  * @sb: the scoreboard
  * @rec: its records, one per PSN the requester keeps in flight
  */
 struct rmp_requester_mp {
 	struct rmp_paths paths;
-	u64 seen_deaths;
-	u64 seen_revivals;
-	u64 seen_replaced;
+	struct rmp_stats_paths_seen seen;
 	u64 seen_ecn_echoed;
-	u64 seen_live;
-	u16 seen_sport[RMP_PATHS_MAX];
 	struct rmp_sb sb;
 	struct rmp_sb_rec rec[];
 };

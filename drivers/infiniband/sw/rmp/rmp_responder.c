@@ -45,6 +45,7 @@
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 #include <rdma/ib_pack.h>
 
@@ -61,6 +62,12 @@
 
 /* READ response packets sent per run of the transport, at most. */
 #define RMP_RESPONDER_READ_BUDGET 64
+/*
+ * Read reports: sprayed responses watched in flight, at most. An rmp
+ * requester keeps no more PSNs in flight (RMP_REQUESTER_WINDOW); beyond
+ * them the oldest are forgotten.
+ */
+#define RMP_RESPONDER_READ_WINDOW 256
 
 static struct rmp_dev *rmp_qp_dev(const struct rmp_qp *qp)
 {
@@ -87,6 +94,7 @@ int rmp_responder_start(struct rmp_qp *qp)
 	rs->wqe_valid = false;
 	rs->ack_pending = false;
 	rs->read_pending = false;
+	rs->rdh_on = false;
 	mutex_lock(&qp->lock);
 	rs->qkey = a->qkey;
 	rs->dqpn = a->dest_qp_num;
@@ -130,19 +138,48 @@ int rmp_responder_start(struct rmp_qp *qp)
 }
 
 /*
+ * Read reports: the health of the paths of sprayed responses, from the
+ * requester's reports (engine/rdpaths.c). Without memory for it, they go
+ * round-robin over every path, as with a peer that sends no reports.
+ */
+static void rmp_responder_read_health(struct rmp_qp *qp)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct rmp_responder_rdh *rdh = rs->rdh;
+
+	if (!rdh) {
+		rdh = kvzalloc(struct_size(rdh, rec, RMP_RESPONDER_READ_WINDOW),
+			       GFP_KERNEL);
+		if (!rdh)
+			return;
+		rs->rdh = rdh;
+	}
+	if (rmp_sb_init(&rdh->sb, rdh->rec, RMP_RESPONDER_READ_WINDOW) ||
+	    rmp_rdp_init(&rdh->rdp, rs->rd_paths, &rdh->sb,
+			 rmp_resp_epsn(&rs->resp)))
+		return;
+	rmp_stats_paths_start(&rdh->seen, rs->rd_paths);
+	rs->rdh_on = true;
+}
+
+/*
  * Read spraying: the responses asked to be sprayed take the paths of a
- * set of the responder's own, if ``paths`` asks for more than one. No
- * acknowledgment tells it which arrived, so they go round-robin and never
- * die (Documentation/rmp/design.rst, "Read spraying").
+ * set of the responder's own, if ``paths`` asks for more than one,
+ * round-robin; with the peer's reports (%RMP_QP_READ_REPORT), only the
+ * live ones, dead ones being probed (Documentation/rmp/design.rst, "Read
+ * spraying").
  */
 static void rmp_responder_read_spray(struct rmp_qp *qp)
 {
 	struct rmp_responder *rs = &qp->responder;
+	bool reports = test_bit(RMP_QP_READ_REPORT, &qp->flags);
 	struct rmp_paths_cfg cfg;
 
 	rmp_resp_read_spray(&rs->resp);
 	rmp_requester_paths_cfg(qp, qp->sport, &cfg);
 	cfg.spray = RMP_SPRAY_RR;
+	/* Reports come in batches: their round trips say nothing. */
+	cfg.rtt_blind = true;
 	if (cfg.npaths < 2)
 		return;
 	if (!rs->rd_paths)
@@ -151,6 +188,8 @@ static void rmp_responder_read_spray(struct rmp_qp *qp)
 		kfree(rs->rd_paths);
 		rs->rd_paths = NULL;
 	}
+	if (rs->rd_paths && reports)
+		rmp_responder_read_health(qp);
 }
 
 /**
@@ -183,6 +222,9 @@ void rmp_responder_free(struct rmp_qp *qp)
 	qp->responder.res = NULL;
 	kfree(qp->responder.rd_paths);
 	qp->responder.rd_paths = NULL;
+	kvfree(qp->responder.rdh);
+	qp->responder.rdh = NULL;
+	qp->responder.rdh_on = false;
 }
 
 /*
@@ -323,18 +365,75 @@ static void rmp_responder_send_ack(struct rmp_qp *qp,
 
 /*
  * The source port of a READ response: read spraying, the next path of the
- * responder's set for one to be sprayed; else the QP's.
+ * responder's set for one to be sprayed (with reports, by the paths'
+ * health, at @now); else the QP's.
  */
 static u16 rmp_responder_read_sport(struct rmp_qp *qp,
-				    const struct rmp_resp_read_pkt *pkt)
+				    const struct rmp_resp_read_pkt *pkt,
+				    u64 now)
 {
-	struct rmp_paths *ps = qp->responder.rd_paths;
+	struct rmp_responder *rs = &qp->responder;
+	struct rmp_paths *ps = rs->rd_paths;
 
 	if (!pkt->sprayed || !ps)
 		return qp->sport;
 	rmp_stats_inc(&rmp_qp_dev(qp)->stats, RMP_CNT_TX_READ_SPRAYED);
+	if (rs->rdh_on)
+		return ps->path[rmp_rdp_pick(&rs->rdh->rdp, pkt->psn, pkt->len,
+					     now)].sport;
 	/* Round-robin needs no clock. */
 	return ps->path[rmp_paths_pick(ps, 0)].sport;
+}
+
+/* Read reports: count and trace what happened to the response paths. */
+static void rmp_responder_count_paths(struct rmp_qp *qp)
+{
+	struct rmp_responder_rdh *rdh = qp->responder.rdh;
+
+	rmp_stats_paths(&rmp_qp_dev(qp)->stats,
+			dev_name(&qp->ibqp.device->dev), qp->ibqp.qp_num,
+			qp->responder.rd_paths, &rdh->seen);
+}
+
+/**
+ * rmp_responder_read_report() - take in a report of READ responses
+ * @qp: the RC QP; in a run of its transport
+ * @f: the packet's headers, opcode %RMP_OP_EXT_READ_REPORT, its ICRC
+ *	checked, from the QP's peer
+ * @payload: its payload, @f->payload_len bytes
+ *
+ * Taken only by a QP whose peer agreed to send reports and whose READ
+ * responses are sprayed (``rx_drop_qp`` otherwise). The payload must be
+ * one SACK block, exactly, without ECN echo, whose cumulative part is the
+ * BTH's PSN (``rx_drop_malformed`` otherwise); a report the engine finds
+ * stale or forged is ``rx_bad_read_reports``. Nothing is sent in reply.
+ */
+void rmp_responder_read_report(struct rmp_qp *qp,
+			       const struct rmp_hdr_fields *f,
+			       const void *payload)
+{
+	struct rmp_responder *rs = &qp->responder;
+	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
+	struct rmp_sack s;
+	int len;
+
+	if (!rs->rdh_on) {
+		rmp_stats_inc(st, RMP_CNT_RX_DROP_QP);
+		return;
+	}
+	len = rmp_sack_decode(&s, payload, f->payload_len);
+	if (len < 0 || len != (int)f->payload_len || s.ecn ||
+	    s.cum_ack != f->bth.psn) {
+		rmp_stats_inc(st, RMP_CNT_RX_DROP_MALFORMED);
+		return;
+	}
+	if (rmp_rdp_report(&rs->rdh->rdp, &s, rmp_resp_epsn(&rs->resp),
+			   ktime_get_ns())) {
+		rmp_stats_inc(st, RMP_CNT_RX_BAD_READ_REPORTS);
+		return;
+	}
+	rmp_stats_inc(st, RMP_CNT_RX_READ_REPORTS);
+	rmp_responder_count_paths(qp);
 }
 
 /*
@@ -348,6 +447,7 @@ static void rmp_responder_send_read(struct rmp_qp *qp)
 	struct rmp_responder *rs = &qp->responder;
 	struct rmp_resp_read *cur = &rs->read;
 	u32 budget = RMP_RESPONDER_READ_BUDGET;
+	u64 now = rs->rdh_on && cur->sprayed ? ktime_get_ns() : 0;
 	struct rmp_resp_read_pkt pkt;
 	struct rmp_hdr_fields f;
 	struct rmp_mr *mr = NULL;
@@ -366,9 +466,11 @@ static void rmp_responder_send_read(struct rmp_qp *qp)
 		f.bth.psn = pkt.psn;
 		f.aeth.syndrome = pkt.syndrome;
 		f.aeth.msn = pkt.msn;
-		rmp_responder_xmit(qp, rmp_responder_read_sport(qp, &pkt), false,
-				   &f, mr, pkt.va, NULL, pkt.len);
+		rmp_responder_xmit(qp, rmp_responder_read_sport(qp, &pkt, now),
+				   false, &f, mr, pkt.va, NULL, pkt.len);
 	}
+	if (now)
+		rmp_responder_count_paths(qp);
 	rs->read_pending = cur->npkts;
 	if (mr)
 		rmp_mr_put(mr);

@@ -7,7 +7,9 @@
 #ifndef RMP_RESPONDER_H
 #define RMP_RESPONDER_H
 
+#include "rmp_stats.h"
 #include "rmp_wqe.h"
+#include "engine/rdpaths.h"
 #include "engine/resp.h"
 
 struct rmp_qp;
@@ -15,6 +17,20 @@ struct sk_buff;
 
 /* Recent requests' source ports a multipath QP's replies take in turn. */
 #define RMP_RESPONDER_REPLY_PORTS	8
+
+/**
+ * struct rmp_responder_rdh - health of the paths of sprayed READ responses
+ * @rdp: the engine's view of them, fed by the requester's reports
+ * @seen: what was last seen of the path set, for counting and tracing
+ * @sb: the scoreboard of the responses in flight
+ * @rec: its records, one per PSN a requester keeps in flight
+ */
+struct rmp_responder_rdh {
+	struct rmp_rdp rdp;
+	struct rmp_stats_paths_seen seen;
+	struct rmp_sb sb;
+	struct rmp_sb_rec rec[];
+};
 
 /**
  * struct rmp_responder - a QP's responder state; its transport runs' only
@@ -40,6 +56,10 @@ struct sk_buff;
  * @rd_paths: read spraying with ``paths`` above 1: the paths sprayed READ
  *	responses take, round-robin; NULL for the QP's own port. Kept until
  *	the QP is destroyed
+ * @rdh: with @rd_paths and the peer's reports (%RMP_QP_READ_REPORT), the
+ *	health of @rd_paths: dead ones are left out; else NULL. Kept until
+ *	the QP is destroyed, used while @rdh_on
+ * @rdh_on: @rdh is set up for the current connection
  */
 struct rmp_responder {
 	struct rmp_resp resp;
@@ -58,6 +78,8 @@ struct rmp_responder {
 	u32 arrivals;
 	u32 replies;
 	struct rmp_paths *rd_paths;
+	struct rmp_responder_rdh *rdh;
+	bool rdh_on;
 };
 
 int rmp_responder_start(struct rmp_qp *qp);
@@ -73,5 +95,8 @@ void rmp_responder_flush(struct rmp_qp *qp);
 void rmp_responder_multipath(struct rmp_qp *qp);
 void rmp_responder_arrived(struct rmp_qp *qp, u16 sport);
 u16 rmp_responder_reply_sport(const struct rmp_qp *qp, u32 n);
+void rmp_responder_read_report(struct rmp_qp *qp,
+			       const struct rmp_hdr_fields *f,
+			       const void *payload);
 
 #endif /* RMP_RESPONDER_H */

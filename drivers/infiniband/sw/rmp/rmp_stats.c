@@ -10,6 +10,7 @@
 
 #include "rmp_dev.h"
 #include "rmp_stats.h"
+#include "rmp_trace.h"
 
 static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_RX_PACKETS] = { .name = "rx_packets" },
@@ -61,7 +62,70 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_TX_READ_SPRAYED] = { .name = "tx_read_sprayed" },
 	[RMP_CNT_RX_READ_OOO] = { .name = "rx_read_ooo" },
 	[RMP_CNT_TX_READ_REPAIRS] = { .name = "tx_read_repairs" },
+	[RMP_CNT_TX_READ_REPORTS] = { .name = "tx_read_reports" },
+	[RMP_CNT_RX_READ_REPORTS] = { .name = "rx_read_reports" },
+	[RMP_CNT_RX_BAD_READ_REPORTS] = { .name = "rx_bad_read_reports" },
 };
+
+/**
+ * rmp_stats_paths_start() - start watching a path set just set up
+ * @seen: what is seen of it from now on
+ * @ps: the path set
+ */
+void rmp_stats_paths_start(struct rmp_stats_paths_seen *seen,
+			   const struct rmp_paths *ps)
+{
+	u32 i;
+
+	memset(seen, 0, sizeof(*seen));
+	seen->live = ps->live_mask;
+	for (i = 0; i < ps->cfg.npaths; i++)
+		seen->sport[i] = ps->path[i].sport;
+}
+
+/**
+ * rmp_stats_paths() - count and trace what happened to a QP's paths
+ * @s: the device's counters
+ * @dev: the device's name, for the trace
+ * @qpn: the QP
+ * @ps: its path set (a requester's, or a responder's for READ responses)
+ * @seen: what was seen of it last time; updated
+ *
+ * Path deaths, revivals and entropy replacements since last time go to
+ * the device's counters, and each path that changed is traced
+ * (``rmp_path``, one event per path and kind at most).
+ */
+void rmp_stats_paths(struct rmp_stats *s, const char *dev, u32 qpn,
+		     const struct rmp_paths *ps,
+		     struct rmp_stats_paths_seen *seen)
+{
+	u64 deaths = 0, revivals = 0, replaced = 0, changed;
+	const struct rmp_path *p;
+	u32 i;
+
+	changed = seen->live ^ ps->live_mask;
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		deaths += p->stats.deaths;
+		revivals += p->stats.revivals;
+		replaced += p->stats.replaced;
+		if (changed >> i & 1)
+			trace_rmp_path(dev, qpn, i, p->sport,
+				       rmp_paths_live(ps, i) ?
+				       RMP_PATH_REVIVED : RMP_PATH_DIED);
+		if (p->sport != seen->sport[i])
+			trace_rmp_path(dev, qpn, i, p->sport,
+				       RMP_PATH_REPLACED);
+		seen->sport[i] = p->sport;
+	}
+	seen->live = ps->live_mask;
+	rmp_stats_add(s, RMP_CNT_PATH_DEATHS, deaths - seen->deaths);
+	rmp_stats_add(s, RMP_CNT_PATH_REVIVALS, revivals - seen->revivals);
+	rmp_stats_add(s, RMP_CNT_PATH_REPLACED, replaced - seen->replaced);
+	seen->deaths = deaths;
+	seen->revivals = revivals;
+	seen->replaced = replaced;
+}
 
 /**
  * rmp_stats_init() - allocate a counter set, zeroed

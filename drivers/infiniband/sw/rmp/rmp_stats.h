@@ -8,6 +8,8 @@
 
 #include <linux/percpu.h>
 
+#include "engine/paths.h"
+
 struct ib_device;
 struct rdma_hw_stats;
 
@@ -60,6 +62,9 @@ enum rmp_counter {
 	RMP_CNT_TX_READ_SPRAYED,
 	RMP_CNT_RX_READ_OOO,
 	RMP_CNT_TX_READ_REPAIRS,
+	RMP_CNT_TX_READ_REPORTS,
+	RMP_CNT_RX_READ_REPORTS,
+	RMP_CNT_RX_BAD_READ_REPORTS,
 	RMP_CNT_MAX
 };
 
@@ -93,7 +98,28 @@ static inline void rmp_stats_inc(struct rmp_stats *s, enum rmp_counter i)
 	this_cpu_inc(s->cpu->c[i]);
 }
 
+/**
+ * struct rmp_stats_paths_seen - what was last seen of a QP's path set
+ * @deaths: deaths of its paths already added to the device's counters
+ * @revivals: revivals already added
+ * @replaced: entropy replacements already added
+ * @live: the live paths when last looked at, for tracing changes
+ * @sport: each path's UDP source port when last looked at
+ */
+struct rmp_stats_paths_seen {
+	u64 deaths;
+	u64 revivals;
+	u64 replaced;
+	u64 live;
+	u16 sport[RMP_PATHS_MAX];
+};
+
 int rmp_stats_init(struct rmp_stats *s);
+void rmp_stats_paths_start(struct rmp_stats_paths_seen *seen,
+			   const struct rmp_paths *ps);
+void rmp_stats_paths(struct rmp_stats *s, const char *dev, u32 qpn,
+		     const struct rmp_paths *ps,
+		     struct rmp_stats_paths_seen *seen);
 void rmp_stats_destroy(struct rmp_stats *s);
 struct rdma_hw_stats *rmp_stats_alloc_port(struct ib_device *ibdev,
 					   u32 port_num);

@@ -123,6 +123,13 @@ const struct rmp_opcode_info rmp_opcode_table[256] = {
 		.hdr_len = RMP_HLEN(0),
 	},
 
+	[RMP_OP_EXT_READ_REPORT] = {
+		.name = "EXT_READ_REPORT",
+		.qpt = RMP_QPT_EXT,
+		.flags = RMP_OPF_ONLY | RMP_OPF_PAYLOAD,
+		.hdr_len = RMP_HLEN(0),
+	},
+
 	[RMP_OP_CNP] = {
 		.name = "CNP",
 		.qpt = RMP_QPT_CNP,

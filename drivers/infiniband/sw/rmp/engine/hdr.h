@@ -64,6 +64,11 @@ enum rmp_opcode {
 	RMP_OP_EXT_GRANT			= 0xc1,
 	/* Receiver credit: the PSN limit asked for, in the BTH's PSN. */
 	RMP_OP_EXT_CREDIT_REQUEST		= 0xc2,
+	/*
+	 * Read spraying: the READ responses a requester received, a SACK
+	 * block (struct rmp_sack_wire) after the BTH; requester to responder.
+	 */
+	RMP_OP_EXT_READ_REPORT			= 0xc3,
 };
 
 /**

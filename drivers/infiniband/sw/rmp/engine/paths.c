@@ -457,8 +457,11 @@ static bool rmp_paths_hotter(const struct rmp_path *p,
  */
 static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 {
-	u32 i, delivered = 0, marked = 0, best_srtt = rmp_paths_best_srtt(ps);
+	u32 i, delivered = 0, marked = 0, best_srtt;
 	struct rmp_path *p, *leave = NULL;
+
+	/* Round trips learnt late say nothing of the route. */
+	best_srtt = ps->cfg.rtt_blind ? 0 : rmp_paths_best_srtt(ps);
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		if (rmp_paths_live(ps, i)) {

@@ -123,10 +123,14 @@ struct rmp_path {
  *	this long is dead
  * @probe_every_ns: a dead path is probed this often
  * @flowlet_gap_ns: the gap that ends a flowlet (%RMP_SPRAY_FLOWLET)
+ * @rtt_blind: deliveries are learnt of late and in batches (a READ
+ *	responder's reports), so their round-trip times say nothing of the
+ *	route: no path's entropy is replaced for its RTT
  */
 struct rmp_paths_cfg {
 	u32 npaths;
 	u8 spray;
+	bool rtt_blind;
 	u16 sport;
 	u32 seed;
 	u64 dead_after_ns;

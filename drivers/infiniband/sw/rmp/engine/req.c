@@ -69,7 +69,10 @@
  * (the responder serves it like any duplicate READ); the ACK timeout
  * still goes back over everything.  So that nothing but READ responses
  * need the window, a sprayed WRITE, and a READ or atomic not sprayed,
- * wait until every sprayed READ before them completed.
+ * wait until every sprayed READ before them completed.  With reports
+ * (rmp_req_read_reports()) the window's SACK goes back to the responder
+ * now and then (rmp_req_read_report()), so that its paths of responses
+ * live and die as the requester's do (engine/rdpaths.c).
  */
 #include "req.h"
 
@@ -276,6 +279,27 @@ int rmp_req_read_spray(struct rmp_req *r, u64 reorder_ns)
 	r->rd_fix_end = r->una;
 	if (r->max_inflight > RMP_RD_SPRAY_MAX)
 		r->max_inflight = RMP_RD_SPRAY_MAX;
+	return 0;
+}
+
+/**
+ * rmp_req_read_reports() - report the READ responses received
+ * @r: requester, with read spraying on (rmp_req_read_spray())
+ *
+ * For a QP whose peer agreed to take reports: from now on
+ * rmp_req_read_report() hands out, now and then, what the requester
+ * received of the sprayed responses, so that the responder learns which
+ * of its paths deliver (see the design notes).
+ *
+ * Return: 0, or -EINVAL without read spraying.
+ */
+int rmp_req_read_reports(struct rmp_req *r)
+{
+	if (!r->rd_spray)
+		return -EINVAL;
+	r->rd_report = true;
+	r->rd_report_now = false;
+	r->rd_unreported = 0;
 	return 0;
 }
 
@@ -817,10 +841,12 @@ static unsigned int rmp_req_rd_response(struct rmp_req *r, u64 now, u32 psn,
 	switch (rmp_rxwin_accept(&r->rd_win, psn)) {
 	case RMP_RXWIN_NEW_OUT_OF_ORDER:
 		r->stats.rd_ooo++;
+		r->rd_unreported++;
 		if (!r->rd_hole_at)
 			r->rd_hole_at = now;
 		break;
 	case RMP_RXWIN_NEW_IN_ORDER:
+		r->rd_unreported++;
 		break;
 	default:
 		out->action = RMP_REQ_RSP_DROP;
@@ -1148,6 +1174,7 @@ unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 		r->rd_hole_at = now;
 		if (r->rd_sweeps < RMP_REQ_RD_BACKOFF_MAX)
 			r->rd_sweeps++;
+		r->rd_report_now = r->rd_report && r->rd_unreported;
 		ev |= RMP_REQ_EV_SEND;
 	}
 	if (r->paced_until && now >= r->paced_until) {
@@ -1222,6 +1249,37 @@ u16 rmp_req_control_sport(const struct rmp_req *r, u32 n)
 static u16 rmp_req_plain_sport(const struct rmp_req *r)
 {
 	return rmp_req_control_sport(r, 0);
+}
+
+/**
+ * rmp_req_read_report() - a report of the READ responses received, if due
+ * @r: requester, with reports on (rmp_req_read_reports())
+ * @s: filled in with the window of READ responses: the cumulative part
+ *	is the PSN before the oldest unacknowledged one
+ * @sport: filled in with the UDP source port it goes from: the one of
+ *	the packets that are not sprayed
+ *
+ * A report is due once responses came since the last one and either
+ * %RMP_REQ_RD_REPORT_EVERY of them did, a repair sweep began, or no
+ * sprayed READ is left unanswered. The caller sends it at once (call it
+ * after taking responses in and after rmp_req_timer()).
+ *
+ * Return: 0 if @s holds a report to send; -ENODATA if none is due.
+ */
+int rmp_req_read_report(struct rmp_req *r, struct rmp_sack *s, u16 *sport)
+{
+	if (!r->rd_report || !r->rd_unreported || r->state >= RMP_REQ_ERROR ||
+	    (r->rd_unreported < RMP_REQ_RD_REPORT_EVERY && !r->rd_report_now &&
+	     rmp_psn_before(r->una, r->rd_end)))
+		return -ENODATA;
+	rmp_rxwin_move(&r->rd_win, r->una);
+	if (rmp_rxwin_sack(&r->rd_win, s))
+		return -ENODATA;
+	*sport = rmp_req_plain_sport(r);
+	r->rd_unreported = 0;
+	r->rd_report_now = false;
+	r->stats.rd_reports++;
+	return 0;
 }
 
 /*

@@ -45,6 +45,8 @@
 #define RMP_REQ_RING_MAX		BIT(15)
 /* Read spraying: a repair sweep waits at most 2^this reordering times. */
 #define RMP_REQ_RD_BACKOFF_MAX		5
+/* Read spraying with reports: responses received per report, at most. */
+#define RMP_REQ_RD_REPORT_EVERY		16
 /* rnr_retry value meaning "retry for ever". */
 #define RMP_REQ_RNR_INFINITE		7
 /*
@@ -305,6 +307,8 @@ enum rmp_req_state {
  * @rd_ooo: read spraying: READ responses taken ahead of one missing
  * @rd_repairs: read spraying: READ requests sent again for the responses
  *	of one run of missing PSNs (also counted in @retrans)
+ * @rd_reports: read spraying: reports of the responses received handed
+ *	out by rmp_req_read_report()
  */
 struct rmp_req_stats {
 	u64 pkts;
@@ -320,6 +324,7 @@ struct rmp_req_stats {
 	u64 sel_retrans;
 	u64 rd_ooo;
 	u64 rd_repairs;
+	u64 rd_reports;
 };
 
 /**
@@ -384,6 +389,11 @@ struct rmp_req_stats {
  *	READ sent
  * @rd_fix: read spraying: the repair sweep's next PSN
  * @rd_fix_end: read spraying: where the repair sweep ends
+ * @rd_report: read spraying: the responder takes reports of the responses
+ *	received (see rmp_req_read_reports())
+ * @rd_report_now: a repair sweep began: a report is due if any response
+ *	came since the last
+ * @rd_unreported: responses received since the last report
  * @stats: counters
  *
  * Ring indices count up for ever and are reduced with @mask; indices and
@@ -444,6 +454,9 @@ struct rmp_req {
 	u32 rd_end;
 	u32 rd_fix;
 	u32 rd_fix_end;
+	bool rd_report;
+	bool rd_report_now;
+	u32 rd_unreported;
 
 	struct rmp_req_stats stats;
 };
@@ -458,6 +471,8 @@ int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
 int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 		      struct rmp_sb *sb);
 int rmp_req_read_spray(struct rmp_req *r, u64 reorder_ns);
+int rmp_req_read_reports(struct rmp_req *r);
+int rmp_req_read_report(struct rmp_req *r, struct rmp_sack *s, u16 *sport);
 void rmp_req_pace(struct rmp_req *r, struct rmp_dcqcn *d);
 void rmp_req_credit(struct rmp_req *r, struct rmp_credit_tx *tx);
 int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,

@@ -298,8 +298,8 @@ static void rmp_hdr_build__length_matches_table(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, len, (int)info->hdr_len,
 				    "opcode %#x", op);
 	}
-	/* 24 RC + 12 UC + 2 UD + CNP + SACK, GRANT, CREDIT_REQUEST */
-	KUNIT_EXPECT_EQ(test, known, 42U);
+	/* 24 RC + 12 UC + 2 UD + CNP + SACK, GRANT, CREDIT_REQUEST, READ_REPORT */
+	KUNIT_EXPECT_EQ(test, known, 43U);
 }
 
 static void rmp_opcode_table__family_matches_opcode(struct kunit *test)
@@ -438,7 +438,7 @@ static const struct hdr_bad_case hdr_bad_cases[] = {
 	    -EOPNOTSUPP),
 	BAD("CNP family 0x80", RC_SEND_ONLY, 0, 0, 0, 0x80, -1, 0, OPCODE,
 	    -EOPNOTSUPP),
-	BAD("vendor opcode 0xc3", RC_SEND_ONLY, 0, 0, 0, 0xc3, -1, 0, OPCODE,
+	BAD("vendor opcode 0xc4", RC_SEND_ONLY, 0, 0, 0, 0xc4, -1, 0, OPCODE,
 	    -EOPNOTSUPP),
 	BAD("vendor opcode 0xff", RC_SEND_ONLY, 0, 0, 0, 0xff, -1, 0, OPCODE,
 	    -EOPNOTSUPP),

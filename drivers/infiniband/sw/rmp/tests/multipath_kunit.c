@@ -7,13 +7,15 @@
  * answers with SACKs, which echo the CE marks a link put on the requests.
  * The responder sprays READ responses over a path set of its own, back
  * over links with the same delays, losses and failures (and duplicates),
- * and the requester places them by PSN and repairs the missing ones.
+ * and the requester places them by PSN, repairs the missing ones and
+ * reports what it received, from which the responder's paths live or die.
  * Every byte is checked where it landed; a fake clock drives time.
  */
 #include <kunit/test.h>
 
 #include "../engine/req.h"
 #include "../engine/resp.h"
+#include "../engine/rdpaths.h"
 
 #define MTU		1024U
 #define US		1000ULL
@@ -39,6 +41,7 @@ struct fab_pkt {
 	bool is_sack;
 	struct rmp_sack sack;
 	struct rmp_ecn_echo echo;	/* if sack.ecn */
+	bool report;			/* a report of READ responses (sack) */
 	bool rd;			/* a READ response: */
 	u8 opcode;
 	u64 va;				/* its payload, in the remote memory */
@@ -50,6 +53,7 @@ struct fab_link {
 	u32 loss;		/* per mille */
 	u32 dup;		/* per mille, delivered twice */
 	u64 down_from;		/* 0: never */
+	u64 up_at;		/* back up then; 0: never */
 	bool ce;		/* marks every packet CE */
 	u64 last;		/* arrival time of the newest packet */
 	u32 head, tail;
@@ -67,6 +71,8 @@ struct mp_case {
 	bool echo;		/* SACKs echo CE marks */
 	bool reads;		/* every third WQE a READ */
 	u32 dup;		/* READ responses duplicated, per mille */
+	bool blind;		/* no reports of READ responses */
+	u64 up_at[LINKS];	/* a link that went down is back */
 	u32 late;		/* packets sent before the peer agreed */
 };
 
@@ -84,6 +90,10 @@ struct mp_env {
 	struct rmp_resp resp;
 	struct rmp_resp_res res[NRES];
 	struct rmp_paths rps;	/* the responder's, for READ responses */
+	struct rmp_rdp rdp;	/* ...and their health, with reports */
+	struct rmp_sb rsb;
+	struct rmp_sb_rec rrec[RMP_RXWIN_MAX];
+	bool reports;
 	u8 *remote;		/* WQES * WQE_LEN bytes */
 	u8 *local;		/* WQES * WQE_LEN bytes, READ into */
 	u8 *recvd;		/* WQES * SEND_LEN bytes */
@@ -92,6 +102,7 @@ struct mp_env {
 	u64 sprayed_bytes;	/* payload of the sprayed packets sent */
 	u32 on_link[LINKS];	/* packets sent on each link */
 	u32 rsp_on_link[LINKS];	/* READ responses sent on each link */
+	u32 rsp_rx_link[LINKS];	/* READ responses that came over each */
 	u64 now;
 	u32 rng;
 };
@@ -136,7 +147,8 @@ static void fab_put(struct kunit *test, struct mp_env *e, struct fab_link *l,
 {
 	u64 at = e->now + l->delay;
 
-	if ((l->down_from && e->now >= l->down_from) ||
+	if ((l->down_from && e->now >= l->down_from &&
+	     (!l->up_at || e->now < l->up_at)) ||
 	    fab_rand(e) % 1000 < l->loss)
 		return;
 	fab_queue(test, l, p, at);
@@ -153,7 +165,8 @@ static const struct fab_pkt *fab_peek(const struct fab_link *l, u64 now)
 
 /*
  * A READ's responses, all at once: each sprayed one on the path the
- * responder's path set picks, the others on the QP's own source port.
+ * responder's path set picks (with reports, by their health), the others
+ * on the QP's own source port.
  */
 static void mp_read_responses(struct kunit *test, struct mp_env *e,
 			      struct rmp_resp_read *cur)
@@ -164,9 +177,14 @@ static void mp_read_responses(struct kunit *test, struct mp_env *e,
 	u32 link;
 
 	while (rmp_resp_read_next(cur, &rp)) {
-		sport = rp.sprayed ?
-			e->rps.path[rmp_paths_pick(&e->rps, e->now)].sport :
-			e->r.sport;
+		if (!rp.sprayed)
+			sport = e->r.sport;
+		else if (e->reports)
+			sport = e->rps.path[rmp_rdp_pick(&e->rdp, rp.psn, rp.len,
+							 e->now)].sport;
+		else
+			sport = e->rps.path[rmp_paths_pick(&e->rps,
+							   e->now)].sport;
 		link = fab_link_of(sport);
 		p.rd = true;
 		p.opcode = rp.opcode;
@@ -236,6 +254,12 @@ static void mp_request(struct kunit *test, struct mp_env *e,
 	};
 	struct rmp_resp_out out;
 
+	if (p->report) {
+		KUNIT_EXPECT_EQ(test, rmp_rdp_report(&e->rdp, &p->sack,
+						     rmp_resp_epsn(&e->resp),
+						     e->now), 0);
+		return;
+	}
 	if (pkt->kind == RMP_REQ_WRITE) {
 		in.va = (u64)wqe * WQE_LEN + pkt->offset;
 		in.dma_len = pkt->pos == RMP_REQ_ONLY ? pkt->len : WQE_LEN;
@@ -403,6 +427,8 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 		e->rsp[i].loss = c->loss[i];
 		e->rsp[i].down_from = c->down_from[i];
 		e->rsp[i].dup = c->dup;
+		e->fwd[i].up_at = c->up_at[i];
+		e->rsp[i].up_at = c->up_at[i];
 	}
 	e->back.delay = 10 * US;
 	KUNIT_ASSERT_EQ(test, rmp_req_init(&e->r, e->ring, SLOTS, &rcfg, 0), 0);
@@ -416,7 +442,27 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 	KUNIT_ASSERT_EQ(test, rmp_resp_read_spray(&e->resp), 0);
 	pcfg.spray = RMP_SPRAY_RR;
 	pcfg.seed = 0x12;
+	pcfg.rtt_blind = true;
 	KUNIT_ASSERT_EQ(test, rmp_paths_init(&e->rps, &pcfg), 0);
+	e->reports = c->reads && !c->blind;
+	if (!e->reports)
+		return;
+	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->rsb, e->rrec, RMP_RXWIN_MAX), 0);
+	KUNIT_ASSERT_EQ(test, rmp_rdp_init(&e->rdp, &e->rps, &e->rsb,
+					   rmp_resp_epsn(&e->resp)), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_read_reports(&e->r), 0);
+}
+
+/* The requester reports the READ responses it received, when due. */
+static void mp_report(struct kunit *test, struct mp_env *e)
+{
+	struct fab_pkt p = { .report = true };
+	u16 sport;
+
+	if (rmp_req_read_report(&e->r, &p.sack, &sport))
+		return;
+	KUNIT_EXPECT_TRUE(test, e->reports);
+	fab_put(test, e, &e->fwd[fab_link_of(sport)], &p);
 }
 
 static void mp_run(struct kunit *test, struct mp_env *e,
@@ -443,12 +489,14 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 		for (i = 0; i < LINKS; i++) {
 			while ((p = fab_peek(&e->rsp[i], e->now))) {
 				mp_response(test, e, p);
+				e->rsp_rx_link[i]++;
 				e->rsp[i].head++;
 			}
 		}
 		dl = rmp_req_deadline(&e->r);
 		if (dl && dl <= e->now)
 			rmp_req_timer(&e->r, e->now);
+		mp_report(test, e);
 		mp_post(test, e, c);
 		if (c->late && !e->r.paths && e->r.stats.pkts == c->late)
 			mp_agree(test, e);
@@ -469,28 +517,28 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 static const struct mp_case mp_cases[] = {
 	{ "4 links, no loss, skewed delays",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
-	  RMP_SPRAY_RR, false, false, 0, 0 },
+	  RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
 	{ "equal links, no loss, SENDs between WRITEs",
 	  { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {}, true, 0,
-	  RMP_SPRAY_RR, false, false, 0, 0 },
+	  RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
 	{ "2% loss on every link",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 160, RMP_SPRAY_RR, false, false, 0, 0 },
+	  true, 160, RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
 	{ "one link 20% loss",
 	  { 30 * US, 30 * US, 30 * US, 30 * US }, { 0, 200, 0, 0 }, {},
-	  false, 200, RMP_SPRAY_RR, false, false, 0, 0 },
+	  false, 200, RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
 	{ "one link goes dark at 200 us",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 300, RMP_SPRAY_RR, false, false, 0, 0 },
+	  true, 300, RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
 	{ "READs between WRITEs, skewed delays",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
-	  RMP_SPRAY_RR, false, true, 0, 0 },
+	  RMP_SPRAY_RR, false, true, 0, false, {}, 0 },
 	{ "READs and SENDs, 2% loss, 5% responses twice",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 250, RMP_SPRAY_RR, false, true, 50, 0 },
+	  true, 250, RMP_SPRAY_RR, false, true, 50, false, {}, 0 },
 	{ "READs, one link goes dark at 200 us",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 400, RMP_SPRAY_RR, false, true, 0, 0 },
+	  true, 400, RMP_SPRAY_RR, false, true, 0, false, {}, 0 },
 	{ .name = "agreed after 3 packets, every WQE already posted",
 	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US }, .late = 3 },
 };
@@ -573,38 +621,100 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
  * With a link dark, the paths on it die, their packets go on the others,
  * and the transfer is not left to the ACK timeout; nor are READs, whose
  * responses on the dark link are asked for again until they take another.
+ * Without reports the responder's paths on the dark link keep their share
+ * and every round of repairs loses some again; with them those paths die
+ * too, and the repairs are a fraction of what they were.
  */
 static void rmp_multipath__dead_link_paths_die(struct kunit *test)
 {
 	struct mp_case c = {
 		"dark link", { 20 * US, 20 * US, 20 * US, 20 * US }, {},
-		{ 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, false, 0, 0,
+		{ 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, false, 0,
+		false, {}, 0,
 	};
-	u32 i, dark, died;
+	u32 i, dark, died, rdark, rdied, round, repairs[2] = {};
 
-	for (c.reads = false; ; c.reads = true) {
+	for (round = 0; round < 3; round++) {
 		struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 
 		KUNIT_ASSERT_NOT_NULL(test, e);
+		c.reads = round > 0;
+		c.blind = round == 1;
 		mp_setup(test, e, &c);
-		for (i = 0, dark = 0; i < NPATHS; i++)
+		for (i = 0, dark = 0, rdark = 0; i < NPATHS; i++) {
 			dark += fab_link_of(e->ps.path[i].sport) == 3;
-		KUNIT_ASSERT_EQ_MSG(test, dark > 0, true,
+			rdark += fab_link_of(e->rps.path[i].sport) == 3;
+		}
+		KUNIT_ASSERT_EQ_MSG(test, dark > 0 && rdark > 0, true,
 				    "no path hashes to link 3");
 		mp_run(test, e, &c);
-		for (i = 0, died = 0; i < NPATHS; i++)
+		for (i = 0, died = 0, rdied = 0; i < NPATHS; i++) {
 			died += e->ps.path[i].stats.deaths > 0;
+			rdied += e->rps.path[i].stats.deaths > 0;
+		}
 		KUNIT_EXPECT_GE(test, died, dark);
 		KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
-		if (c.reads) {
-			KUNIT_EXPECT_GT(test, e->rsp_on_link[3], 0U);
-			KUNIT_EXPECT_GT(test, e->r.stats.rd_repairs, 0ULL);
-			kunit_info(test, "READs: %u repairs for %u READs, %u ms\n",
-				   (u32)e->r.stats.rd_repairs, WQES / 3,
-				   (u32)(e->now / MS));
-			break;
+		if (!c.reads)
+			continue;
+		KUNIT_EXPECT_GT(test, e->rsp_on_link[3], 0U);
+		KUNIT_EXPECT_GT(test, e->r.stats.rd_repairs, 0ULL);
+		repairs[round - 1] = e->r.stats.rd_repairs;
+		if (c.blind) {
+			KUNIT_EXPECT_EQ(test, rdied, 0U);
+			KUNIT_EXPECT_EQ(test, e->r.stats.rd_reports, 0ULL);
+		} else {
+			/* Every response path on the dark link died. */
+			KUNIT_EXPECT_GE(test, rdied, rdark);
+			KUNIT_EXPECT_GT(test, e->rdp.stats.reports, 0ULL);
+			KUNIT_EXPECT_EQ(test, e->rdp.stats.reports,
+					e->r.stats.rd_reports);
+			KUNIT_EXPECT_EQ(test, e->rdp.stats.stale +
+					e->rdp.stats.forged, 0ULL);
 		}
+		kunit_info(test, "READs, %s: %u repairs for %u READs, %u of %u response paths on the dark link died, %u reports, %u ms\n",
+			   c.blind ? "no reports" : "reports",
+			   (u32)e->r.stats.rd_repairs, WQES / 3, rdied, rdark,
+			   (u32)e->r.stats.rd_reports, (u32)(e->now / MS));
 	}
+	/* Today's ~7 repairs per READ without; at most one per READ with. */
+	KUNIT_EXPECT_GT(test, repairs[0], 4 * WQES / 3);
+	KUNIT_EXPECT_LE(test, repairs[1], WQES / 3);
+	KUNIT_EXPECT_LT(test, repairs[1] * 4, repairs[0]);
+}
+
+/*
+ * A link dark for a while, then back: the response paths on it die, are
+ * probed every probe period (fake clock), and come back once a probe
+ * gets through; the responses take the link again.
+ */
+static void rmp_multipath__read_paths_revive(struct kunit *test)
+{
+	struct mp_case c = {
+		"dark link, back at 5 ms", { 20 * US, 20 * US, 20 * US, 20 * US },
+		{}, { 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, true, 0,
+		false, { 0, 0, 0, 5 * MS }, 0,
+	};
+	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u32 i, rdark = 0, rdied = 0, revived = 0, live = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	mp_setup(test, e, &c);
+	mp_run(test, e, &c);
+	for (i = 0; i < NPATHS; i++) {
+		rdark += fab_link_of(e->rps.path[i].sport) == 3;
+		rdied += e->rps.path[i].stats.deaths > 0;
+		revived += e->rps.path[i].stats.revivals > 0;
+		live += rmp_paths_live(&e->rps, i);
+	}
+	KUNIT_EXPECT_GT(test, rdied, 0U);
+	KUNIT_EXPECT_EQ(test, revived, rdied);
+	KUNIT_EXPECT_EQ(test, live, NPATHS);
+	/* Responses came over the link once it was back. */
+	KUNIT_EXPECT_GT(test, e->rsp_rx_link[3], 0U);
+	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
+	kunit_info(test, "%u response paths died, %u came back, %u on the link at the end; %u responses over it, %u repairs, %u ms\n",
+		   rdied, revived, rdark, e->rsp_rx_link[3],
+		   (u32)e->r.stats.rd_repairs, (u32)(e->now / MS));
 }
 
 /* The link most of the paths hash to. */
@@ -630,7 +740,7 @@ static void rmp_multipath__weighted_avoids_marked_link(struct kunit *test)
 {
 	struct mp_case c = {
 		"marked link", { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {},
-		false, 0, RMP_SPRAY_WEIGHTED, false, false, 0, 0,
+		false, 0, RMP_SPRAY_WEIGHTED, false, false, 0, false, {}, 0,
 	};
 	u32 share[2], marked, total, i, echo;
 	u64 ecn;
@@ -786,6 +896,7 @@ static void rmp_multipath__read_responses_checked(struct kunit *test)
 static struct kunit_case rmp_multipath_cases[] = {
 	KUNIT_CASE_PARAM(rmp_multipath__transfers_verified, mp_gen_params),
 	KUNIT_CASE(rmp_multipath__dead_link_paths_die),
+	KUNIT_CASE(rmp_multipath__read_paths_revive),
 	KUNIT_CASE(rmp_multipath__read_responses_checked),
 	KUNIT_CASE(rmp_multipath__weighted_avoids_marked_link),
 	{}

@@ -597,26 +597,38 @@ static void rmp_paths_tick__old_route_tells_nothing(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 1));
 }
 
+/*
+ * A route four times slower than the best is left; not by a path set
+ * whose round trips are learnt late and in batches (rtt_blind).
+ */
 static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
 {
+	struct rmp_paths_cfg cfg = base_cfg;
 	struct rmp_paths *ps = new_set(test);
-	u16 old;
 	u64 t = MS;
+	u16 old;
 	int i;
 
-	setup(test, ps, 2, RMP_SPRAY_RR);
-	old = ps->path[1].sport;
-	/* Five times the best RTT: hot one epoch, gone after the second. */
-	for (i = 0; i < RMP_PATHS_HOT_EPOCHS; i++) {
-		KUNIT_EXPECT_EQ(test, ps->path[1].sport, old);
-		traffic(ps, 0, RMP_PATHS_EPOCH, t, 20 * US, 0);
-		traffic(ps, 1, RMP_PATHS_EPOCH, t, 100 * US, 0);
-		t += RMP_PATHS_EPOCH * 100 * US;
-		rmp_paths_tick(ps, t);
+	cfg.npaths = 2;
+	for (cfg.rtt_blind = false; ; cfg.rtt_blind = true) {
+		KUNIT_ASSERT_EQ(test, rmp_paths_init(ps, &cfg), 0);
+		old = ps->path[1].sport;
+		/* Five times the best RTT: hot one epoch, left after two. */
+		for (i = 0; i < RMP_PATHS_HOT_EPOCHS; i++) {
+			traffic(ps, 0, RMP_PATHS_EPOCH, t, 20 * US, 0);
+			traffic(ps, 1, RMP_PATHS_EPOCH, t, 100 * US, 0);
+			t += RMP_PATHS_EPOCH * 100 * US;
+			rmp_paths_tick(ps, t);
+		}
+		KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 0);
+		if (cfg.rtt_blind)
+			break;
+		KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
+		KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
 	}
-	KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
-	KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
-	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 0);
+	KUNIT_EXPECT_EQ(test, ps->path[1].sport, old);
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
 }
 
 /* Bytes: every packet sent counts its payload; only delivered ones count. */

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DOC: read response paths
+ *
+ * A responder that sprays READ responses (read spraying) owns their
+ * paths, as a requester owns those of its WRITEs, and needs the same
+ * feedback to tell a dead path from an unlucky one. Between peers that
+ * agreed to it, the requester reports the responses it received: a SACK
+ * block of its window of READ responses (cumulative part: everything
+ * before its oldest unacknowledged PSN), sent every
+ * %RMP_REQ_RD_REPORT_EVERY responses, when a repair sweep begins and
+ * when its sprayed READs are all answered. The responder runs the
+ * requester's machinery on it: a scoreboard of the responses in flight
+ * and the path set they were sprayed over (engine/scoreboard.c,
+ * engine/paths.c).
+ *
+ * Three things say a path loses. A response overtaken on its own path by
+ * one sent %RMP_SB_REORDER places later that was reported delivered is
+ * lost. A response the requester asks for again (a repair names it)
+ * while its first copy is still in flight is lost on the path that copy
+ * took: the requester asks only for what it misses. And a live path with
+ * responses in flight that delivers nothing for
+ * &rmp_paths_cfg.dead_after_ns while others deliver is dead. Losses in a
+ * row kill a path too; a report of a delivery resets them. A dead path
+ * carries only a probe, the next response sent for the first time once
+ * every &rmp_paths_cfg.probe_every_ns, and a report of the probe's
+ * delivery brings it back; failed probes (asked for again) replace its
+ * entropy. Nothing is sent again because of a report: repair stays the
+ * requester's, so a report, genuine or forged, never makes the responder
+ * send anything.
+ *
+ * A report is checked against what the responder knows: its cumulative
+ * part may not be older than one already taken (stale) nor claim a PSN
+ * the responder has not taken yet (forged), and only the responses in
+ * flight change state. The scoreboard covers at most its size of PSNs:
+ * responses that would not fit (reports lost for long) are forgotten,
+ * blaming no path. Times come from the caller, the path set is ticked
+ * when a report comes in and when its deadline has passed at a send;
+ * nothing here allocates.
+ */
+#include "rdpaths.h"
+
+/**
+ * rmp_rdp_init() - start watching a responder's READ response paths
+ * @d: the responder's read response paths
+ * @ps: the path set, set up (rmp_paths_init()), owned by the caller
+ * @sb: an empty scoreboard (rmp_sb_init()), owned by the caller
+ * @psn: the responder's expected PSN: responses come from there on
+ *
+ * Return: 0, or -EINVAL for a missing path set or scoreboard.
+ */
+int rmp_rdp_init(struct rmp_rdp *d, struct rmp_paths *ps, struct rmp_sb *sb,
+		 u32 psn)
+{
+	psn = rmp_psn_mask(psn);
+	if (!ps || !sb)
+		return -EINVAL;
+	*d = (struct rmp_rdp) {
+		.ps = ps, .sb = sb, .una = psn, .end = psn, .reported = psn,
+	};
+	return 0;
+}
+
+/*
+ * The oldest response not known delivered moves to @to: those before it
+ * were delivered (@delivered, a report's cumulative part) or are
+ * forgotten.
+ */
+static void rmp_rdp_advance(struct rmp_rdp *d, u32 to, bool delivered,
+			    u64 now)
+{
+	u32 nrec = d->sb->mask + 1, upto = to, from = d->una;
+
+	if (rmp_psn_sub(to, d->una) > rmp_psn_sub(d->end, d->una))
+		upto = d->end;
+	/* Each record once: the last nrec PSNs cover every slot. */
+	if (rmp_psn_sub(upto, from) > nrec)
+		from = rmp_psn_sub(upto, nrec);
+	if (!delivered)
+		rmp_sb_timeout(d->sb, d->ps, from, upto);
+	rmp_sb_acked(d->sb, d->ps, from, upto, now);
+	d->una = to;
+	if (upto != to)
+		d->end = to;
+}
+
+/* The responses in flight on paths that just died are lost. */
+static void rmp_rdp_deaths(struct rmp_rdp *d, u64 was_live, u64 now)
+{
+	u64 died = was_live & ~d->ps->live_mask;
+	u32 i;
+
+	for (i = 0; died; i++, died >>= 1)
+		if (died & 1)
+			rmp_sb_path_dead(d->sb, d->ps, d->una, d->end, i, now);
+}
+
+/*
+ * Act on time: silent paths die, dead ones come due for a probe; then the
+ * next deadline.
+ */
+static void rmp_rdp_tick(struct rmp_rdp *d, u64 now)
+{
+	u64 live = d->ps->live_mask;
+	int probe;
+
+	rmp_paths_tick(d->ps, now);
+	rmp_rdp_deaths(d, live, now);
+	while ((probe = rmp_paths_probe_due(d->ps, now)) >= 0)
+		d->probes |= 1ULL << probe;
+	d->next_tick = rmp_paths_deadline(d->ps);
+}
+
+/**
+ * rmp_rdp_pick() - the path of a sprayed READ response
+ * @d: the responder's read response paths
+ * @psn: the response's PSN
+ * @len: its payload (bytes)
+ * @now: the time (ns)
+ *
+ * A response sent for the first time takes a dead path due a probe (one
+ * each), or the next live one round-robin; one sent again (a repair asked for it)
+ * takes a live one, and its first copy, if still in flight, counts lost
+ * on its path. Ticks the path set if its deadline has passed.
+ *
+ * Return: the index of the path in &rmp_rdp.ps.
+ */
+u32 rmp_rdp_pick(struct rmp_rdp *d, u32 psn, u32 len, u64 now)
+{
+	u32 nrec = d->sb->mask + 1, path;
+	enum rmp_sb_state state;
+	bool probe;
+	u64 live;
+
+	psn = rmp_psn_mask(psn);
+	if (d->next_tick && now >= d->next_tick)
+		rmp_rdp_tick(d, now);
+	/* Before the reports' cumulative part: nothing to learn from it. */
+	if (rmp_psn_before(psn, d->una))
+		return rmp_paths_pick(d->ps, now);
+	if (rmp_psn_sub(psn, d->una) >= nrec)
+		rmp_rdp_advance(d, rmp_psn_sub(psn, nrec - 1), false, now);
+	if (!rmp_psn_before(psn, d->end))
+		state = RMP_SB_NONE;
+	else
+		state = rmp_sb_state(d->sb, psn);
+	/* A path that came back meanwhile needs no probe. */
+	d->probes &= ~d->ps->live_mask;
+	probe = d->probes && state == RMP_SB_NONE;
+	path = probe ? rmp_ctz64(d->probes) : rmp_paths_pick(d->ps, now);
+	if (probe)
+		d->probes &= d->probes - 1;
+	if (state == RMP_SB_SENT)
+		d->stats.again++;
+	live = d->ps->live_mask;
+	rmp_sb_sent(d->sb, d->ps, psn, len, path, probe, now);
+	if (!rmp_psn_before(psn, d->end))
+		d->end = rmp_psn_add(psn, 1);
+	if (live != d->ps->live_mask) {
+		rmp_rdp_deaths(d, live, now);
+		d->next_tick = rmp_paths_deadline(d->ps);
+	}
+	return path;
+}
+
+/**
+ * rmp_rdp_report() - take in a requester's report of READ responses
+ * @d: the responder's read response paths
+ * @s: the report's SACK block, decoded (rmp_sack_decode())
+ * @epsn: the responder's expected PSN: it took nothing from there on
+ * @now: the time (ns)
+ *
+ * The responses before @s->cum_ack + 1, and those its bitmap holds, are
+ * delivered; those overtaken on their path by a delivered one are lost;
+ * the path set is ticked with the news.
+ *
+ * A report may lag behind responses forgotten to make room (its
+ * cumulative part before &rmp_rdp.una, but not before the last one
+ * taken): only what it says of those still watched counts.
+ *
+ * Return: 0; -ESTALE, and nothing changes, if its cumulative part is
+ * older than one taken; -EINVAL, and nothing changes, if it claims a PSN
+ * at or after @epsn.
+ */
+int rmp_rdp_report(struct rmp_rdp *d, const struct rmp_sack *s, u32 epsn,
+		   u64 now)
+{
+	u32 next = rmp_psn_add(s->cum_ack, 1);
+	u32 span = rmp_psn_sub(epsn, d->reported);
+
+	if (rmp_psn_before(next, d->reported)) {
+		d->stats.stale++;
+		return -ESTALE;
+	}
+	if (rmp_psn_sub(next, d->reported) > span ||
+	    rmp_psn_sub(rmp_psn_add(s->highest, 1), d->reported) > span ||
+	    rmp_psn_before(s->highest, s->cum_ack)) {
+		d->stats.forged++;
+		return -EINVAL;
+	}
+	d->stats.reports++;
+	d->reported = next;
+	if (rmp_psn_after(next, d->una))
+		rmp_rdp_advance(d, next, true, now);
+	rmp_sb_sack(d->sb, d->ps, d->una, d->end, s, now);
+	rmp_rdp_tick(d, now);
+	return 0;
+}
