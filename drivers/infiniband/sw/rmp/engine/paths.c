@@ -29,7 +29,10 @@
  * The last live path never dies, and silence kills no path while no path
  * delivers: when every path stops delivering, the fault is not one
  * path's (the peer, its link, the whole fabric), and the transport's own
- * timeouts deal with it.
+ * timeouts deal with it. A path set that learns of deliveries late and
+ * in batches (&rmp_paths_cfg.late_news: a READ responder's reports) cannot
+ * time silence by when it hears of them; its caller judges silence and
+ * kills the path (rmp_paths_silent_kill()).
  *
  * A live path whose deliveries are mostly ECN marked while another's are
  * mostly not, or whose RTT is four times the best path's, sits on a
@@ -391,7 +394,8 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_paths_live(ps, i) && rmp_paths_silent(ps, p) &&
+		if (rmp_paths_live(ps, i) && !ps->cfg.late_news &&
+		    rmp_paths_silent(ps, p) &&
 		    now - p->stalled_since >= ps->cfg.dead_after_ns)
 			rmp_paths_kill(ps, i, now);
 	}
@@ -402,11 +406,26 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 			continue;
 		if ((p->ecn > RMP_PATHS_ECN_BAD &&
 		     best_ecn < RMP_PATHS_ECN_GOOD) ||
-		    (best_srtt && !ps->cfg.rtt_blind &&
+		    (best_srtt && !ps->cfg.late_news &&
 		     p->srtt_ns / RMP_PATHS_RTT_BAD > best_srtt))
 			rmp_paths_replace(ps, p);
 		ps->weight[i] = rmp_paths_weight(p, best_srtt);
 	}
+}
+
+/**
+ * rmp_paths_silent_kill() - the caller found a live path silent
+ * @ps: the path set, with &rmp_paths_cfg.late_news
+ * @idx: the path
+ * @now: the time (ns)
+ *
+ * It dies as a path silent for &rmp_paths_cfg.dead_after_ns does, unless
+ * it is dead already or the last live one.
+ */
+void rmp_paths_silent_kill(struct rmp_paths *ps, u32 idx, u64 now)
+{
+	if (rmp_paths_live(ps, idx))
+		rmp_paths_kill(ps, idx, now);
 }
 
 /**
@@ -440,7 +459,8 @@ int rmp_paths_probe_due(struct rmp_paths *ps, u64 now)
  *
  * Return: the earliest time (ns) a live path whose silence counts would
  * be declared dead or a dead one probed, or 0 if neither can happen (the
- * last live path is never declared dead).
+ * last live path is never declared dead; with &rmp_paths_cfg.late_news
+ * only the caller declares a path silent).
  */
 u64 rmp_paths_deadline(const struct rmp_paths *ps)
 {
@@ -452,7 +472,8 @@ u64 rmp_paths_deadline(const struct rmp_paths *ps)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_paths_live(ps, i) && (!rmp_paths_silent(ps, p) || last))
+		if (rmp_paths_live(ps, i) &&
+		    (ps->cfg.late_news || !rmp_paths_silent(ps, p) || last))
 			continue;
 		at = rmp_paths_live(ps, i) ? p->stalled_since + ps->cfg.dead_after_ns :
 					p->next_probe_ns;

@@ -35,8 +35,8 @@ struct rmp_rdp_stats {
  * @reported: one past the cumulative part of the newest report taken
  * @probes: the dead paths due a probe, bit i for path i: each takes the
  *	next response sent for the first time, the lowest first
- * @next_tick: when the path set next has work (a silent path dying, a
- *	probe coming due), ns; 0 if it has none
+ * @next_tick: when the path set next has work (a probe coming due), ns;
+ *	0 if it has none
  * @stats: counters
  */
 struct rmp_rdp {

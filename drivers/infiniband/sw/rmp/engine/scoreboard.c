@@ -131,6 +131,8 @@ static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
 			    rec->ce);
 	if ((s32)(next - sb->delivered[rec->path]) > 0)
 		sb->delivered[rec->path] = next;
+	if (rec->sent_ns > sb->delivered_sent_ns)
+		sb->delivered_sent_ns = rec->sent_ns;
 }
 
 /**

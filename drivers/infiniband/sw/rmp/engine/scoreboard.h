@@ -80,6 +80,8 @@ struct rmp_sb_stats {
  * @probe_sent_ns: when the oldest of them was sent, or earlier
  * @stamp: per path, the stamp its next packet gets
  * @delivered: per path, one past the highest stamp delivered
+ * @delivered_sent_ns: the latest time a PSN delivered since was sent
+ *	(the newest send among the deliveries), 0 before the first
  * @stats: counters
  *
  * The records cover the PSNs from the oldest unacknowledged one on, at
@@ -93,6 +95,7 @@ struct rmp_sb {
 	u64 probe_sent_ns;
 	u32 stamp[RMP_PATHS_MAX];
 	u32 delivered[RMP_PATHS_MAX];
+	u64 delivered_sent_ns;
 	struct rmp_sb_stats stats;
 };
 
