@@ -17,8 +17,16 @@
  * Three things say a path loses. A response overtaken on its own path by
  * one sent %RMP_SB_REORDER places later that was reported delivered is
  * lost. A response the requester asks for again (a repair names it)
- * while its first copy is still in flight is lost on the path that copy
- * took: the requester asks only for what it misses. And a live path that
+ * while its first copy is still in flight, and before the highest
+ * response a report showed received, is lost on the path that copy took:
+ * the requester asks for a hole only once later responses came and the
+ * reordering time passed. One at or past that highest, it asks for
+ * blindly: the rest of a READ whose last responses may be lost, or the
+ * READ again after an ACK timeout; on a slow host (a debug kernel under
+ * TCG) the rest of a READ is asked for while it is merely on its way, so
+ * its first copies are forgotten, blaming no path (each path would
+ * otherwise count a third of them lost, and die). (The requester reports
+ * as a repair begins, ahead of the repair.) And a live path that
  * delivers nothing for &rmp_paths_cfg.dead_after_ns while others deliver
  * is dead (silent). Losses in a row kill a path too; a report of a
  * delivery resets them. A dead path
@@ -74,6 +82,7 @@ int rmp_rdp_init(struct rmp_rdp *d, struct rmp_paths *ps, struct rmp_sb *sb,
 		return -EINVAL;
 	*d = (struct rmp_rdp) {
 		.ps = ps, .sb = sb, .una = psn, .end = psn, .reported = psn,
+		.seen = psn,
 	};
 	return 0;
 }
@@ -163,9 +172,10 @@ static void rmp_rdp_tick(struct rmp_rdp *d, u64 was_live, u64 now)
  * @now: the time (ns)
  *
  * A response sent for the first time takes a dead path due a probe (one
- * each), or the next live one round-robin; one sent again (a repair asked for it)
- * takes a live one, and its first copy, if still in flight, counts lost
- * on its path. Ticks the path set if its deadline has passed.
+ * each), or the next live one round-robin; one sent again (a repair asked
+ * for it) takes a live one, and its first copy, if still in flight,
+ * counts lost on its path if a report showed a later response received,
+ * else is forgotten. Ticks the path set if its deadline has passed.
  *
  * Return: the index of the path in &rmp_rdp.ps.
  */
@@ -188,6 +198,12 @@ u32 rmp_rdp_pick(struct rmp_rdp *d, u32 psn, u32 len, u64 now)
 		state = RMP_SB_NONE;
 	else
 		state = rmp_sb_state(d->sb, psn);
+	if (state == RMP_SB_SENT && !rmp_psn_before(psn, d->seen)) {
+		/* Asked for blindly: no evidence against its path. */
+		rmp_sb_timeout(d->sb, d->ps, psn, rmp_psn_add(psn, 1));
+		state = RMP_SB_LOST;
+		d->stats.blind++;
+	}
 	/* A path that came back meanwhile needs no probe. */
 	d->probes &= ~d->ps->live_mask;
 	probe = d->probes && state == RMP_SB_NONE;
@@ -246,6 +262,8 @@ int rmp_rdp_report(struct rmp_rdp *d, const struct rmp_sack *s, u32 epsn,
 	}
 	d->stats.reports++;
 	d->reported = next;
+	if (!rmp_psn_before(s->highest, d->seen))
+		d->seen = rmp_psn_add(s->highest, 1);
 	live = d->ps->live_mask;
 	if (rmp_psn_after(next, d->una))
 		rmp_rdp_advance(d, next, true, now);

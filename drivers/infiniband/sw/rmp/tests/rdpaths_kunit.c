@@ -87,6 +87,17 @@ static void report_of(const struct rdp_env *e, struct rmp_sack *s, u32 cum,
 	s->nbits = rmp_sack_nbits(s->cum_ack, s->highest);
 }
 
+/* Bits of report_of() for (@cum, @hi]: every PSN there but @path's. */
+static u64 held_but(u32 path, u32 cum, u32 hi)
+{
+	u64 held = 0;
+	u32 i;
+
+	for (i = cum + 1; i <= hi; i++)
+		held |= i % NPATHS != path ? (1ULL << (i - cum)) : 0;
+	return held;
+}
+
 static void rmp_rdp_init__validates(struct kunit *test)
 {
 	struct rdp_env *e = env_new(test, 0);
@@ -136,17 +147,33 @@ static void rmp_rdp_report__delivers(struct kunit *test)
 }
 
 /*
- * A repair names what was lost: its first copy counts lost on its path,
- * the copy sent again takes a live path; three in a row kill the path,
- * and what it still carried is lost with it.
+ * A repair names what was lost: its first copy, before the newest
+ * response reported received, counts lost on its path, the copy sent
+ * again takes a live path; three in a row kill the path, and what it
+ * still carried is lost with it. One past the newest reported, asked for
+ * blindly, blames no path.
  */
 static void rmp_rdp_pick__repairs_kill_a_path(struct kunit *test)
 {
 	struct rdp_env *e = env_new(test, *(const u32 *)test->param_value);
+	struct rmp_sack s;
 	u32 path, i;
 
-	send(test, e, 0, 16, 0);
-	/* PSNs 1, 5, 9 went on path 1; a repair asks for each. */
+	send(test, e, 0, 20, 0);
+	/* Up to 15 came, but path 1's (1, 5, 9, 13). */
+	report_of(e, &s, 1, 15, held_but(1, 1, 15));
+	KUNIT_ASSERT_EQ(test, rmp_rdp_report(&e->d, &s, psn_at(e, 20), 40 * US),
+			0);
+	/* 16 to 19 asked for blindly (the rest of a READ): no loss. */
+	for (i = 16; i < 20; i++)
+		KUNIT_EXPECT_LT(test, rmp_rdp_pick(&e->d, psn_at(e, i), LEN,
+						   45 * US), NPATHS);
+	KUNIT_EXPECT_EQ(test, e->d.stats.blind, 4ULL);
+	for (i = 0; i < NPATHS; i++) {
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].stats.lost, 0ULL);
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].inflight, i == 1 ? 5U : 1U);
+	}
+	/* A repair asks for 1, 5, 9. */
 	for (i = 0; i < 3; i++) {
 		path = rmp_rdp_pick(&e->d, psn_at(e, 1 + 4 * i), LEN, 50 * US);
 		KUNIT_EXPECT_LT(test, path, NPATHS);
@@ -161,10 +188,49 @@ static void rmp_rdp_pick__repairs_kill_a_path(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, psn_at(e, 13)),
 			RMP_SB_LOST);
 	/* New responses skip it. */
-	for (i = 16; i < 24; i++)
+	for (i = 20; i < 28; i++)
 		KUNIT_EXPECT_NE(test,
 				rmp_rdp_pick(&e->d, psn_at(e, i), LEN, 60 * US),
 				1U);
+	for (i = 0; i < NPATHS; i++)
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].stats.deaths, (u64)(i == 1));
+}
+
+/*
+ * A slow requester (a debug kernel under TCG) takes the first responses
+ * of a READ, then nothing for its reordering time, and asks for the rest
+ * of the READ in case its last responses were lost: they were merely on
+ * their way, and the responder, which knows of the first only, sends them
+ * again. No path is blamed, none dies (counting each first copy lost, the
+ * rule before, killed three paths of four, as the debug kernel's verbs
+ * test saw seven of eight die); the copies that arrive count delivered.
+ */
+static void rmp_rdp_pick__rest_of_a_read_asked_blindly(struct kunit *test)
+{
+	struct rdp_env *e = env_new(test, *(const u32 *)test->param_value);
+	struct rmp_sack s;
+	u32 i;
+
+	send(test, e, 0, NREC, 0);
+	/* The report as the repair begins: 0 to 15, in order. */
+	report_of(e, &s, 16, 16, 0);
+	KUNIT_ASSERT_EQ(test, rmp_rdp_report(&e->d, &s, psn_at(e, NREC),
+					     5 * US), 0);
+	for (i = 16; i < NREC; i++)
+		KUNIT_EXPECT_LT(test, rmp_rdp_pick(&e->d, psn_at(e, i), LEN,
+						   6 * US), NPATHS);
+	KUNIT_EXPECT_EQ(test, e->d.stats.blind, (u64)NREC - 16);
+	KUNIT_EXPECT_EQ(test, e->d.stats.again, 0ULL);
+	report_of(e, &s, NREC, NREC, 0);
+	KUNIT_ASSERT_EQ(test, rmp_rdp_report(&e->d, &s, psn_at(e, NREC),
+					     10 * US), 0);
+	for (i = 0; i < NPATHS; i++) {
+		KUNIT_EXPECT_TRUE(test, rmp_paths_live(&e->ps, i));
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].stats.lost, 0ULL);
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].stats.delivered,
+				(u64)NREC / NPATHS);
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].inflight, 0U);
+	}
 }
 
 /* Losses with deliveries between them are bad luck, not a dead path. */
@@ -180,6 +246,12 @@ static void rmp_rdp_report__deliveries_forgive(struct kunit *test)
 			rmp_rdp_pick(&e->d, psn_at(e, j), LEN, i * 10 * US);
 		for (j = 16 * i; e->rec[psn_at(e, j) % NREC].path != 1; j++)
 			;
+		/* (reported missing, later ones came) */
+		report_of(e, &s, j, 16 * i + 15,
+			  ~0ULL >> (63 - (16 * i + 15 - j)) & ~1ULL);
+		KUNIT_ASSERT_EQ(test,
+				rmp_rdp_report(&e->d, &s, psn_at(e, 16 * i + 16),
+					       i * 10 * US), 0);
 		rmp_rdp_pick(&e->d, psn_at(e, j), LEN, i * 10 * US);
 		if (i == 3)
 			break;
@@ -196,17 +268,6 @@ static void rmp_rdp_report__deliveries_forgive(struct kunit *test)
 	for (i = 0; i < NPATHS; i++)
 		if (i != 1)
 			KUNIT_EXPECT_EQ(test, e->ps.path[i].stats.lost, 0ULL);
-}
-
-/* Bits of report_of() for (@cum, @hi]: every PSN there but @path's. */
-static u64 held_but(u32 path, u32 cum, u32 hi)
-{
-	u64 held = 0;
-	u32 i;
-
-	for (i = cum + 1; i <= hi; i++)
-		held |= i % NPATHS != path ? (1ULL << (i - cum)) : 0;
-	return held;
 }
 
 /*
@@ -541,20 +602,30 @@ static void rmp_rdp_pick__failed_probes_replace(struct kunit *test)
 {
 	struct rdp_env *e = env_new(test, 0);
 	u16 sport = e->ps.path[3].sport;
+	struct rmp_sack s;
 	u64 now = 0;
 	u32 i;
 
-	send(test, e, 0, 12, now);
+	send(test, e, 0, 13, now);
+	report_of(e, &s, 3, 12, held_but(3, 3, 12));
+	KUNIT_ASSERT_EQ(test, rmp_rdp_report(&e->d, &s, psn_at(e, 13), now), 0);
 	for (i = 0; i < 3; i++)
 		rmp_rdp_pick(&e->d, psn_at(e, 3 + 4 * i), LEN, now);
 	KUNIT_ASSERT_FALSE(test, rmp_paths_live(&e->ps, 3));
 	for (i = 0; i < 3; i++) {
 		now += PROBE;
-		KUNIT_ASSERT_EQ(test, rmp_rdp_pick(&e->d, psn_at(e, 12 + i),
+		KUNIT_ASSERT_EQ(test, rmp_rdp_pick(&e->d, psn_at(e, 13 + 2 * i),
 						   LEN, now), 3U);
-		/* The repair of the probe. */
-		KUNIT_EXPECT_NE(test, rmp_rdp_pick(&e->d, psn_at(e, 12 + i),
-						   LEN, now + US), 3U);
+		KUNIT_ASSERT_NE(test, rmp_rdp_pick(&e->d, psn_at(e, 14 + 2 * i),
+						   LEN, now), 3U);
+		/* The one after the probe came, the probe did not... */
+		report_of(e, &s, 13 + 2 * i, 14 + 2 * i, 1ULL << 1);
+		KUNIT_ASSERT_EQ(test, rmp_rdp_report(&e->d, &s,
+						     psn_at(e, 15 + 2 * i),
+						     now + US), 0);
+		/* ...and the repair of the probe. */
+		KUNIT_EXPECT_NE(test, rmp_rdp_pick(&e->d, psn_at(e, 13 + 2 * i),
+						   LEN, now + 2 * US), 3U);
 	}
 	KUNIT_EXPECT_EQ(test, e->ps.path[3].stats.replaced, 1ULL);
 	KUNIT_EXPECT_NE(test, e->ps.path[3].sport, sport);
@@ -651,6 +722,8 @@ static struct kunit_case rmp_rdp_cases[] = {
 	KUNIT_CASE(rmp_rdp_init__validates),
 	KUNIT_CASE_PARAM(rmp_rdp_report__delivers, base_gen_params),
 	KUNIT_CASE_PARAM(rmp_rdp_pick__repairs_kill_a_path, base_gen_params),
+	KUNIT_CASE_PARAM(rmp_rdp_pick__rest_of_a_read_asked_blindly,
+			 base_gen_params),
 	KUNIT_CASE(rmp_rdp_report__deliveries_forgive),
 	KUNIT_CASE_PARAM(rmp_rdp_report__silent_dies_probe_revives,
 			 base_gen_params),
