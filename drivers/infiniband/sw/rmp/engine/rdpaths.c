@@ -47,9 +47,10 @@
  * when a report shows delivered a response sent at least dead_after_ns
  * after one that is still in flight on the path, sent after the path's
  * newest delivery: the requester got a later response, on another path,
- * and nothing this one carried since. That is the path set's rule with
- * the requester's clock read through the responder's send times; a late
- * report only brings the same evidence later. Reports that stop coming
+ * and nothing this one carried since (a response sent more than once
+ * dates nothing: it may have come by its first copy). That is the path
+ * set's rule with the requester's clock read through the responder's
+ * send times; a late report only brings the same evidence later. Reports that stop coming
  * show nothing of any path, so no path dies for them (the transport's
  * timeouts deal with a peer gone); silence is judged when a report is
  * taken, and only then.

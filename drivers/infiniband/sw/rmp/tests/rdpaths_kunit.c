@@ -233,6 +233,51 @@ static void rmp_rdp_pick__rest_of_a_read_asked_blindly(struct kunit *test)
 	}
 }
 
+/*
+ * A response sent again and then reported received may have come by its
+ * first copy: its second copy's send time dates nothing, and the
+ * responses sent with its first copy, still on their way, are not
+ * silent for it. (Dated by the second copy, paths 2 and 3 died.) One
+ * sent once dates.
+ */
+static void rmp_rdp_report__resent_dates_nothing(struct kunit *test)
+{
+	struct rdp_env *e = env_new(test, *(const u32 *)test->param_value);
+	struct rmp_sack s;
+	u32 i;
+
+	send(test, e, 0, 8, 0);
+	report_of(e, &s, 2, 2, 0);
+	KUNIT_ASSERT_EQ(test, rmp_rdp_report(&e->d, &s, psn_at(e, 8), 10 * US),
+			0);
+	/* Long after, the rest of the READ asked for blindly: 2 and 3. */
+	KUNIT_EXPECT_EQ(test, rmp_rdp_pick(&e->d, psn_at(e, 2), LEN, 10 * DEAD),
+			0U);
+	KUNIT_EXPECT_EQ(test, rmp_rdp_pick(&e->d, psn_at(e, 3), LEN, 10 * DEAD),
+			1U);
+	/* Their first copies come; 4 to 7 are still on their way. */
+	report_of(e, &s, 4, 4, 0);
+	KUNIT_ASSERT_EQ(test, rmp_rdp_report(&e->d, &s, psn_at(e, 8),
+					     10 * DEAD + US), 0);
+	KUNIT_EXPECT_EQ(test, e->sb.delivered_sent_ns, 0ULL);
+	for (i = 0; i < NPATHS; i++) {
+		KUNIT_EXPECT_TRUE(test, rmp_paths_live(&e->ps, i));
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].stats.lost, 0ULL);
+	}
+	/*
+	 * A response sent once, dead_after_ns after 4 to 7, does date: path
+	 * 3, which has delivered nothing since it took 7, is silent (0 and
+	 * 1 delivered the copies sent again, 2 the new one).
+	 */
+	KUNIT_EXPECT_EQ(test, rmp_rdp_pick(&e->d, psn_at(e, 8), LEN, DEAD), 2U);
+	report_of(e, &s, 4, 8, 1ULL << 4);
+	KUNIT_ASSERT_EQ(test, rmp_rdp_report(&e->d, &s, psn_at(e, 9),
+					     10 * DEAD + 2 * US), 0);
+	KUNIT_EXPECT_EQ(test, e->sb.delivered_sent_ns, DEAD);
+	for (i = 0; i < NPATHS; i++)
+		KUNIT_EXPECT_EQ(test, rmp_paths_live(&e->ps, i), i != 3);
+}
+
 /* Losses with deliveries between them are bad luck, not a dead path. */
 static void rmp_rdp_report__deliveries_forgive(struct kunit *test)
 {
@@ -724,6 +769,7 @@ static struct kunit_case rmp_rdp_cases[] = {
 	KUNIT_CASE_PARAM(rmp_rdp_pick__repairs_kill_a_path, base_gen_params),
 	KUNIT_CASE_PARAM(rmp_rdp_pick__rest_of_a_read_asked_blindly,
 			 base_gen_params),
+	KUNIT_CASE_PARAM(rmp_rdp_report__resent_dates_nothing, base_gen_params),
 	KUNIT_CASE(rmp_rdp_report__deliveries_forgive),
 	KUNIT_CASE_PARAM(rmp_rdp_report__silent_dies_probe_revives,
 			 base_gen_params),
