@@ -95,7 +95,7 @@ class MultipathTest(DataTestCase):
                          reports['rx_bad_read_reports'])
         res = self.qp_res(b)
         self.assertEqual((res['drv_rd-paths-live'], res['drv_rd-path-deaths']),
-                         (8, 0))
+                         (8, 0), res)
         self.assertGreater(res['drv_rd-reports'], 0)
 
     def test_sprayed_writes_arrive_whole(self):

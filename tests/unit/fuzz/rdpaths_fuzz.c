@@ -43,7 +43,7 @@ static void check(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rmp_paths_cfg cfg = {
-		.spray = RMP_SPRAY_RR, .rtt_blind = true, .sport = 0xc001,
+		.spray = RMP_SPRAY_RR, .late_news = true, .sport = 0xc001,
 		.dead_after_ns = 1000000, .probe_every_ns = 500000,
 	};
 	struct fuzz_in in = { data, size };

@@ -968,26 +968,31 @@ static int rmp_qp_report_paths(const struct rmp_paths *ps,
 
 /*
  * Read reports: the responder's paths of READ responses, the live ones,
- * their deaths, revivals and replacements, the reports taken.
+ * their deaths, revivals, replacements and losses, the responses asked
+ * for again, the reports taken.
  */
 static int rmp_qp_report_rd_health(const struct rmp_qp *qp,
 				   struct rmp_qp_sink *s)
 {
 	const struct rmp_responder_rdh *rdh = qp->responder.rdh;
 	const struct rmp_paths *ps = qp->responder.rd_paths;
-	u64 deaths = 0, revivals = 0, replaced = 0;
+	u64 deaths = 0, revivals = 0, replaced = 0, lost = 0;
 	u32 i;
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		deaths += ps->path[i].stats.deaths;
 		revivals += ps->path[i].stats.revivals;
 		replaced += ps->path[i].stats.replaced;
+		lost += ps->path[i].stats.lost;
 	}
 	return s->num(s, "rd-paths-live", RMP_FIG_U32,
 		      hweight64(ps->live_mask)) ?:
 	       s->num(s, "rd-path-deaths", RMP_FIG_U64, deaths) ?:
 	       s->num(s, "rd-path-revivals", RMP_FIG_U64, revivals) ?:
 	       s->num(s, "rd-path-replaced", RMP_FIG_U64, replaced) ?:
+	       s->num(s, "rd-path-lost", RMP_FIG_U64, lost) ?:
+	       s->num(s, "rd-asked-again", RMP_FIG_U64, rdh->rdp.stats.again) ?:
+	       s->num(s, "rd-asked-blind", RMP_FIG_U64, rdh->rdp.stats.blind) ?:
 	       s->num(s, "rd-reports", RMP_FIG_U64, rdh->rdp.stats.reports);
 }
 

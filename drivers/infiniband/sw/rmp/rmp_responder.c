@@ -178,8 +178,8 @@ static void rmp_responder_read_spray(struct rmp_qp *qp)
 	rmp_resp_read_spray(&rs->resp);
 	rmp_requester_paths_cfg(qp, qp->sport, &cfg);
 	cfg.spray = RMP_SPRAY_RR;
-	/* Reports come in batches: their round trips say nothing. */
-	cfg.rtt_blind = true;
+	/* Reports come late and in batches: not a clock of the paths. */
+	cfg.late_news = true;
 	if (cfg.npaths < 2)
 		return;
 	if (!rs->rd_paths)

@@ -29,7 +29,10 @@
  * The last live path never dies, and silence kills no path while no path
  * delivers: when every path stops delivering, the fault is not one
  * path's (the peer, its link, the whole fabric), and the transport's own
- * timeouts deal with it.
+ * timeouts deal with it. A path set that learns of deliveries late and
+ * in batches (&rmp_paths_cfg.late_news: a READ responder's reports) cannot
+ * time silence by when it hears of them; its caller judges silence and
+ * kills the path (rmp_paths_silent_kill()).
  *
  * Paths also share routes: a few entropy values may hash onto one link
  * while another carries none, and spraying then loads that link with
@@ -37,7 +40,8 @@
  * %RMP_PATHS_EPOCH per live path: a path whose deliveries in an epoch
  * were ECN marked clearly more often than the other paths' together
  * (twice their fraction and a thirty-second more), or whose smoothed RTT
- * is four times the best path's, runs hot; one that runs hot
+ * is four times the best path's (unless round trips come late, with
+ * &rmp_paths_cfg.late_news), runs hot; one that runs hot
  * %RMP_PATHS_HOT_EPOCHS epochs in a row leaves its route, one path per
  * epoch, the most marked first, then the slowest. Marks everywhere move
  * nothing: no route is better. Leaving a route is taking a fresh entropy
@@ -461,7 +465,7 @@ static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 	struct rmp_path *p, *leave = NULL;
 
 	/* Round trips learnt late say nothing of the route. */
-	best_srtt = ps->cfg.rtt_blind ? 0 : rmp_paths_best_srtt(ps);
+	best_srtt = ps->cfg.late_news ? 0 : rmp_paths_best_srtt(ps);
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		if (rmp_paths_live(ps, i)) {
@@ -513,7 +517,8 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_paths_live(ps, i) && rmp_paths_silent(ps, p) &&
+		if (rmp_paths_live(ps, i) && !ps->cfg.late_news &&
+		    rmp_paths_silent(ps, p) &&
 		    now - p->stalled_since >= ps->cfg.dead_after_ns)
 			rmp_paths_kill(ps, i, now);
 	}
@@ -523,6 +528,21 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 	for (i = 0; i < ps->cfg.npaths; i++)
 		if (rmp_paths_live(ps, i))
 			ps->weight[i] = rmp_paths_weight(&ps->path[i], best_srtt);
+}
+
+/**
+ * rmp_paths_silent_kill() - the caller found a live path silent
+ * @ps: the path set, with &rmp_paths_cfg.late_news
+ * @idx: the path
+ * @now: the time (ns)
+ *
+ * It dies as a path silent for &rmp_paths_cfg.dead_after_ns does, unless
+ * it is dead already or the last live one.
+ */
+void rmp_paths_silent_kill(struct rmp_paths *ps, u32 idx, u64 now)
+{
+	if (rmp_paths_live(ps, idx))
+		rmp_paths_kill(ps, idx, now);
 }
 
 /**
@@ -556,7 +576,8 @@ int rmp_paths_probe_due(struct rmp_paths *ps, u64 now)
  *
  * Return: the earliest time (ns) a live path whose silence counts would
  * be declared dead or a dead one probed, or 0 if neither can happen (the
- * last live path is never declared dead).
+ * last live path is never declared dead; with &rmp_paths_cfg.late_news
+ * only the caller declares a path silent).
  */
 u64 rmp_paths_deadline(const struct rmp_paths *ps)
 {
@@ -568,7 +589,8 @@ u64 rmp_paths_deadline(const struct rmp_paths *ps)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_paths_live(ps, i) && (!rmp_paths_silent(ps, p) || last))
+		if (rmp_paths_live(ps, i) &&
+		    (ps->cfg.late_news || !rmp_paths_silent(ps, p) || last))
 			continue;
 		at = rmp_paths_live(ps, i) ? p->stalled_since + ps->cfg.dead_after_ns :
 					p->next_probe_ns;

@@ -123,14 +123,16 @@ struct rmp_path {
  *	this long is dead
  * @probe_every_ns: a dead path is probed this often
  * @flowlet_gap_ns: the gap that ends a flowlet (%RMP_SPRAY_FLOWLET)
- * @rtt_blind: deliveries are learnt of late and in batches (a READ
- *	responder's reports), so their round-trip times say nothing of the
- *	route: no path's entropy is replaced for its RTT
+ * @late_news: deliveries are learnt of late and in batches (a READ
+ *	responder's reports), so the times they are learnt at say nothing of
+ *	the route nor of silence: no path's entropy is replaced for its RTT,
+ *	and rmp_paths_tick() kills no path for silence; the caller judges
+ *	silence by what it knows (rmp_paths_silent_kill())
  */
 struct rmp_paths_cfg {
 	u32 npaths;
 	u8 spray;
-	bool rtt_blind;
+	bool late_news;
 	u16 sport;
 	u32 seed;
 	u64 dead_after_ns;
@@ -194,6 +196,7 @@ void rmp_paths_lost(struct rmp_paths *ps, u32 idx, u64 sent_ns, u64 now);
 void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx, u64 now);
 void rmp_paths_forget(struct rmp_paths *ps, u32 idx);
 void rmp_paths_tick(struct rmp_paths *ps, u64 now);
+void rmp_paths_silent_kill(struct rmp_paths *ps, u32 idx, u64 now);
 int rmp_paths_probe_due(struct rmp_paths *ps, u64 now);
 u64 rmp_paths_deadline(const struct rmp_paths *ps);
 

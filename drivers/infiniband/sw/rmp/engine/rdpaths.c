@@ -17,17 +17,43 @@
  * Three things say a path loses. A response overtaken on its own path by
  * one sent %RMP_SB_REORDER places later that was reported delivered is
  * lost. A response the requester asks for again (a repair names it)
- * while its first copy is still in flight is lost on the path that copy
- * took: the requester asks only for what it misses. And a live path with
- * responses in flight that delivers nothing for
- * &rmp_paths_cfg.dead_after_ns while others deliver is dead. Losses in a
- * row kill a path too; a report of a delivery resets them. A dead path
+ * while its first copy is still in flight, and before the highest
+ * response a report showed received, is lost on the path that copy took:
+ * the requester asks for a hole only once later responses came and the
+ * reordering time passed. One at or past that highest, it asks for
+ * blindly: the rest of a READ whose last responses may be lost, or the
+ * READ again after an ACK timeout; on a slow host (a debug kernel under
+ * TCG) the rest of a READ is asked for while it is merely on its way, so
+ * its first copies are forgotten, blaming no path (each path would
+ * otherwise count a third of them lost, and die). (The requester reports
+ * as a repair begins, ahead of the repair.) And a live path that
+ * delivers nothing for &rmp_paths_cfg.dead_after_ns while others deliver
+ * is dead (silent). Losses in a row kill a path too; a report of a
+ * delivery resets them. A dead path
  * carries only a probe, the next response sent for the first time once
  * every &rmp_paths_cfg.probe_every_ns, and a report of the probe's
  * delivery brings it back; failed probes (asked for again) replace its
  * entropy. Nothing is sent again because of a report: repair stays the
  * requester's, so a report, genuine or forged, never makes the responder
  * send anything.
+ *
+ * Silence is timed by the responses' send times, never by when reports
+ * come. Reports come late and in batches: behind the responder's own
+ * batches of responses, after a slow requester's run, or not at all for
+ * a while; a clock started at one report and read at the next (the path
+ * set's own rule, right for the SACKs of WRITEs) makes their lateness the
+ * paths' silence, and a report that covers a few responses on one path
+ * after a long gap would kill all the others. Instead a path is silent
+ * when a report shows delivered a response sent at least dead_after_ns
+ * after one that is still in flight on the path, sent after the path's
+ * newest delivery: the requester got a later response, on another path,
+ * and nothing this one carried since (a response sent more than once
+ * dates nothing: it may have come by its first copy). That is the path
+ * set's rule with the requester's clock read through the responder's
+ * send times; a late report only brings the same evidence later. Reports that stop coming
+ * show nothing of any path, so no path dies for them (the transport's
+ * timeouts deal with a peer gone); silence is judged when a report is
+ * taken, and only then.
  *
  * A report is checked against what the responder knows: its cumulative
  * part may not be older than one already taken (stale) nor claim a PSN
@@ -57,6 +83,7 @@ int rmp_rdp_init(struct rmp_rdp *d, struct rmp_paths *ps, struct rmp_sb *sb,
 		return -EINVAL;
 	*d = (struct rmp_rdp) {
 		.ps = ps, .sb = sb, .una = psn, .end = psn, .reported = psn,
+		.seen = psn,
 	};
 	return 0;
 }
@@ -96,16 +123,43 @@ static void rmp_rdp_deaths(struct rmp_rdp *d, u64 was_live, u64 now)
 }
 
 /*
- * Act on time: silent paths die, dead ones come due for a probe; then the
- * next deadline.
+ * The silent paths die (see the DOC: block): a live path with a response
+ * in flight sent after its newest delivery, and dead_after_ns or more
+ * before the newest response any report showed delivered.
  */
-static void rmp_rdp_tick(struct rmp_rdp *d, u64 now)
+static void rmp_rdp_silence(struct rmp_rdp *d, u64 now)
 {
-	u64 live = d->ps->live_mask;
+	const struct rmp_sb *sb = d->sb;
+	u64 newest = sb->delivered_sent_ns, silent = 0;
+	u32 n = rmp_psn_sub(d->end, d->una), i;
+	const struct rmp_sb_rec *rec;
+
+	if (n > sb->mask + 1)
+		n = sb->mask + 1;
+	for (i = 0; i < n; i++) {
+		rec = &sb->rec[rmp_psn_add(d->una, i) & sb->mask];
+		if (rec->state == RMP_SB_SENT &&
+		    (s32)(rec->stamp - sb->delivered[rec->path]) >= 0 &&
+		    newest >= rec->sent_ns &&
+		    newest - rec->sent_ns >= d->ps->cfg.dead_after_ns)
+			silent |= 1ULL << rec->path;
+	}
+	silent &= d->ps->live_mask;
+	for (i = 0; silent; i++, silent >>= 1)
+		if (silent & 1)
+			rmp_paths_silent_kill(d->ps, i, now);
+}
+
+/*
+ * Act on time: what the paths that died since @was_live carried is lost,
+ * dead ones come due for a probe; then the next deadline.
+ */
+static void rmp_rdp_tick(struct rmp_rdp *d, u64 was_live, u64 now)
+{
 	int probe;
 
 	rmp_paths_tick(d->ps, now);
-	rmp_rdp_deaths(d, live, now);
+	rmp_rdp_deaths(d, was_live, now);
 	while ((probe = rmp_paths_probe_due(d->ps, now)) >= 0)
 		d->probes |= 1ULL << probe;
 	d->next_tick = rmp_paths_deadline(d->ps);
@@ -119,9 +173,10 @@ static void rmp_rdp_tick(struct rmp_rdp *d, u64 now)
  * @now: the time (ns)
  *
  * A response sent for the first time takes a dead path due a probe (one
- * each), or the next live one round-robin; one sent again (a repair asked for it)
- * takes a live one, and its first copy, if still in flight, counts lost
- * on its path. Ticks the path set if its deadline has passed.
+ * each), or the next live one round-robin; one sent again (a repair asked
+ * for it) takes a live one, and its first copy, if still in flight,
+ * counts lost on its path if a report showed a later response received,
+ * else is forgotten. Ticks the path set if its deadline has passed.
  *
  * Return: the index of the path in &rmp_rdp.ps.
  */
@@ -134,7 +189,7 @@ u32 rmp_rdp_pick(struct rmp_rdp *d, u32 psn, u32 len, u64 now)
 
 	psn = rmp_psn_mask(psn);
 	if (d->next_tick && now >= d->next_tick)
-		rmp_rdp_tick(d, now);
+		rmp_rdp_tick(d, d->ps->live_mask, now);
 	/* Before the reports' cumulative part: nothing to learn from it. */
 	if (rmp_psn_before(psn, d->una))
 		return rmp_paths_pick(d->ps, now);
@@ -144,6 +199,12 @@ u32 rmp_rdp_pick(struct rmp_rdp *d, u32 psn, u32 len, u64 now)
 		state = RMP_SB_NONE;
 	else
 		state = rmp_sb_state(d->sb, psn);
+	if (state == RMP_SB_SENT && !rmp_psn_before(psn, d->seen)) {
+		/* Asked for blindly: no evidence against its path. */
+		rmp_sb_timeout(d->sb, d->ps, psn, rmp_psn_add(psn, 1));
+		state = RMP_SB_LOST;
+		d->stats.blind++;
+	}
 	/* A path that came back meanwhile needs no probe. */
 	d->probes &= ~d->ps->live_mask;
 	probe = d->probes && state == RMP_SB_NONE;
@@ -172,7 +233,8 @@ u32 rmp_rdp_pick(struct rmp_rdp *d, u32 psn, u32 len, u64 now)
  *
  * The responses before @s->cum_ack + 1, and those its bitmap holds, are
  * delivered; those overtaken on their path by a delivered one are lost;
- * the path set is ticked with the news.
+ * silent paths die (see the DOC: block); the path set is ticked with the
+ * news.
  *
  * A report may lag behind responses forgotten to make room (its
  * cumulative part before &rmp_rdp.una, but not before the last one
@@ -187,6 +249,7 @@ int rmp_rdp_report(struct rmp_rdp *d, const struct rmp_sack *s, u32 epsn,
 {
 	u32 next = rmp_psn_add(s->cum_ack, 1);
 	u32 span = rmp_psn_sub(epsn, d->reported);
+	u64 live;
 
 	if (rmp_psn_before(next, d->reported)) {
 		d->stats.stale++;
@@ -200,9 +263,13 @@ int rmp_rdp_report(struct rmp_rdp *d, const struct rmp_sack *s, u32 epsn,
 	}
 	d->stats.reports++;
 	d->reported = next;
+	if (!rmp_psn_before(s->highest, d->seen))
+		d->seen = rmp_psn_add(s->highest, 1);
+	live = d->ps->live_mask;
 	if (rmp_psn_after(next, d->una))
 		rmp_rdp_advance(d, next, true, now);
 	rmp_sb_sack(d->sb, d->ps, d->una, d->end, s, now);
-	rmp_rdp_tick(d, now);
+	rmp_rdp_silence(d, now);
+	rmp_rdp_tick(d, live, now);
 	return 0;
 }

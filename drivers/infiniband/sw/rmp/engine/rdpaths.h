@@ -17,13 +17,19 @@
  * @stale: reports dropped: their cumulative part is older than one taken
  * @forged: reports dropped: they claim PSNs the responder never took
  * @again: responses sent again (a repair asked for them) while their
- *	first copy was still in flight: lost on their path
+ *	first copy was still in flight, before the newest one reported
+ *	received: lost on their path
+ * @blind: responses sent again while their first copy was still in
+ *	flight, at or past the newest one reported received (the rest of a
+ *	READ, asked for in case its last responses were lost; a READ asked
+ *	for again after an ACK timeout): their first copy blames no path
  */
 struct rmp_rdp_stats {
 	u64 reports;
 	u64 stale;
 	u64 forged;
 	u64 again;
+	u64 blind;
 };
 
 /**
@@ -33,10 +39,11 @@ struct rmp_rdp_stats {
  * @una: the oldest response PSN not yet known to be delivered
  * @end: one past the newest response PSN sent
  * @reported: one past the cumulative part of the newest report taken
+ * @seen: one past the highest response PSN a report showed received
  * @probes: the dead paths due a probe, bit i for path i: each takes the
  *	next response sent for the first time, the lowest first
- * @next_tick: when the path set next has work (a silent path dying, a
- *	probe coming due), ns; 0 if it has none
+ * @next_tick: when the path set next has work (a probe coming due), ns;
+ *	0 if it has none
  * @stats: counters
  */
 struct rmp_rdp {
@@ -45,6 +52,7 @@ struct rmp_rdp {
 	u32 una;
 	u32 end;
 	u32 reported;
+	u32 seen;
 	u64 probes;
 	u64 next_tick;
 	struct rmp_rdp_stats stats;

@@ -108,6 +108,7 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 	if (rec->state == RMP_SB_SENT)
 		rmp_sb_lose(sb, ps, rec, true, now);
 	rmp_sb_unlose(sb, rec);
+	rec->resent = rec->state != RMP_SB_NONE;
 	rec->sent_ns = now;
 	rec->stamp = sb->stamp[path]++;
 	rec->len = len;
@@ -131,6 +132,8 @@ static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
 			    rec->ce);
 	if ((s32)(next - sb->delivered[rec->path]) > 0)
 		sb->delivered[rec->path] = next;
+	if (!rec->resent && rec->sent_ns > sb->delivered_sent_ns)
+		sb->delivered_sent_ns = rec->sent_ns;
 }
 
 /**

@@ -42,6 +42,8 @@ enum rmp_sb_state {
  * @state: &enum rmp_sb_state
  * @probe: it went on a dead path to probe it, and is still in flight
  * @ce: the receiver echoed it CE marked (it is still in flight)
+ * @resent: it was sent more than once: a delivery may be its first
+ *	copy's, so its send time dates nothing
  */
 struct rmp_sb_rec {
 	u64 sent_ns;
@@ -51,6 +53,7 @@ struct rmp_sb_rec {
 	u8 state;
 	bool probe;
 	bool ce;
+	bool resent;
 };
 
 /**
@@ -80,6 +83,8 @@ struct rmp_sb_stats {
  * @probe_sent_ns: when the oldest of them was sent, or earlier
  * @stamp: per path, the stamp its next packet gets
  * @delivered: per path, one past the highest stamp delivered
+ * @delivered_sent_ns: the latest send time among the deliveries of PSNs
+ *	sent once (&rmp_sb_rec.resent), 0 before the first
  * @stats: counters
  *
  * The records cover the PSNs from the oldest unacknowledged one on, at
@@ -93,6 +98,7 @@ struct rmp_sb {
 	u64 probe_sent_ns;
 	u32 stamp[RMP_PATHS_MAX];
 	u32 delivered[RMP_PATHS_MAX];
+	u64 delivered_sent_ns;
 	struct rmp_sb_stats stats;
 };
 

@@ -442,7 +442,7 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 	KUNIT_ASSERT_EQ(test, rmp_resp_read_spray(&e->resp), 0);
 	pcfg.spray = RMP_SPRAY_RR;
 	pcfg.seed = 0x12;
-	pcfg.rtt_blind = true;
+	pcfg.late_news = true;
 	KUNIT_ASSERT_EQ(test, rmp_paths_init(&e->rps, &pcfg), 0);
 	e->reports = c->reads && !c->blind;
 	if (!e->reports)

@@ -355,6 +355,39 @@ static void rmp_paths_tick__silent_path_dies(struct kunit *test)
 			t + base_cfg.dead_after_ns + base_cfg.probe_every_ns);
 }
 
+/*
+ * A path set that hears of deliveries late (late_news) times no silence
+ * itself: the same silence kills nothing and sets no deadline; its
+ * caller kills the path (rmp_paths_silent_kill()), never the last one.
+ */
+static void rmp_paths_tick__late_news_silence_is_the_callers(struct kunit *test)
+{
+	struct rmp_paths_cfg cfg = base_cfg;
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS;
+	u32 i;
+
+	cfg.late_news = true;
+	KUNIT_ASSERT_EQ(test, rmp_paths_init(ps, &cfg), 0);
+	rmp_paths_sent(ps, 2, LEN, t);
+	roundtrip(ps, 0, t, 20 * US, false);
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
+	rmp_paths_tick(ps, t + 100 * cfg.dead_after_ns);
+	KUNIT_EXPECT_EQ(test, nlive(ps), 4);
+	rmp_paths_silent_kill(ps, 2, t + 100 * cfg.dead_after_ns);
+	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 2));
+	KUNIT_EXPECT_EQ(test, ps->path[2].stats.deaths, 1);
+	/* Dead already: nothing more. */
+	rmp_paths_silent_kill(ps, 2, t + 101 * cfg.dead_after_ns);
+	KUNIT_EXPECT_EQ(test, ps->path[2].stats.deaths, 1);
+	/* Its probe is the only deadline. */
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps),
+			t + 100 * cfg.dead_after_ns + cfg.probe_every_ns);
+	for (i = 0; i < 4; i++)
+		rmp_paths_silent_kill(ps, i, t + 102 * cfg.dead_after_ns);
+	KUNIT_EXPECT_EQ(test, nlive(ps), 1);
+}
+
 /* When every path falls silent at once, none is to blame. */
 static void rmp_paths_tick__all_silent_none_dies(struct kunit *test)
 {
@@ -599,7 +632,7 @@ static void rmp_paths_tick__old_route_tells_nothing(struct kunit *test)
 
 /*
  * A route four times slower than the best is left; not by a path set
- * whose round trips are learnt late and in batches (rtt_blind).
+ * whose round trips are learnt late and in batches (late_news).
  */
 static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
 {
@@ -610,7 +643,7 @@ static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
 	int i;
 
 	cfg.npaths = 2;
-	for (cfg.rtt_blind = false; ; cfg.rtt_blind = true) {
+	for (cfg.late_news = false; ; cfg.late_news = true) {
 		KUNIT_ASSERT_EQ(test, rmp_paths_init(ps, &cfg), 0);
 		old = ps->path[1].sport;
 		/* Five times the best RTT: hot one epoch, left after two. */
@@ -621,7 +654,7 @@ static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
 			rmp_paths_tick(ps, t);
 		}
 		KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 0);
-		if (cfg.rtt_blind)
+		if (cfg.late_news)
 			break;
 		KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
 		KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
@@ -665,6 +698,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_pick__weighted_avoids_slow_paths),
 	KUNIT_CASE(rmp_paths_pick__flowlets),
 	KUNIT_CASE(rmp_paths_tick__silent_path_dies),
+	KUNIT_CASE(rmp_paths_tick__late_news_silence_is_the_callers),
 	KUNIT_CASE(rmp_paths_tick__all_silent_none_dies),
 	KUNIT_CASE(rmp_paths_tick__delivery_restarts_the_clock),
 	KUNIT_CASE(rmp_paths_lost__losses_in_a_row_kill),
