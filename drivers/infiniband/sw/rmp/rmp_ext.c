@@ -20,8 +20,9 @@
  *   GRH, which RoCEv2 over IPv4 does not carry: it would drop the answer.
  * - A standard device's MAD layer answers an unknown class with a GetResp
  *   of status "unsupported method/attribute", or nothing answers: the QP
- *   stays plain RoCEv2 once the question, retried 3 times 200 ms apart,
- *   has no answer (over IPv6 the GetResp ends it sooner).
+ *   stays plain RoCEv2 once the question, retried 8 times 200 ms apart
+ *   (a lossy fabric may drop a few), has no answer (over IPv6 the
+ *   GetResp ends it sooner).
  * - An rmp peer whose QP is not connected to the asker yet answers "no
  *   such QP": the question is asked again, as if unanswered, since that
  *   QP may reach RTR in the meantime (one that stays in RTR never asks
@@ -53,7 +54,7 @@
 static const u8 rmp_ext_oui[3] = { 0x02, 'r', 'm' };
 
 #define RMP_EXT_TIMEOUT_MS	200
-#define RMP_EXT_RETRIES		3
+#define RMP_EXT_RETRIES		8
 
 static const char *const rmp_ext_states[] = {
 	[RMP_EXT_NONE] = "none",
