@@ -48,7 +48,10 @@ KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 W ?= 1
 
 SRCS := Kbuild drivers $(wildcard include)
-SYNC := rsync -rt --delete \
+# By content, and a copied file gets the time of the copy: a source edited
+# while a build ran is older than that build's object, and with its own
+# time kept the next build would take the object for up to date.
+SYNC := rsync -rc --delete \
 	--filter='P *.o' --filter='P *.ko' --filter='P *.mod' --filter='P *.mod.c' \
 	--filter='P .*.cmd' --filter='P *.a' --filter='P modules.order' \
 	--filter='P Module.symvers' --filter='P .*.d' --filter='P *.tmp'

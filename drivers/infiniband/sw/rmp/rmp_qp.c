@@ -381,11 +381,17 @@ static int rmp_qp_trylock_run(struct rmp_qp *qp, bool atomic)
 				      atomic ? RMP_RUN_ATOMIC : RMP_RUN_TASK);
 }
 
-/* Process context: wait for a run in progress. */
+/*
+ * Process context: wait for a run in progress. Counted in
+ * &rmp_qp.lockers meanwhile, so that runs that keep coming (a busy QP's
+ * work item, its receive path) let the waiter in.
+ */
 static void rmp_qp_lock_run(struct rmp_qp *qp)
 {
+	atomic_inc(&qp->lockers);
 	wait_var_event(&qp->run,
 		       rmp_qp_trylock_run(qp, false) == RMP_RUN_IDLE);
+	atomic_dec(&qp->lockers);
 }
 
 /* Release the transport. Return: whether a run was owed meanwhile. */
@@ -428,13 +434,17 @@ static void rmp_qp_unlock_run(struct rmp_qp *qp)
  * Take the transport, or leave: a run in progress goes again instead. In
  * process context, a run in atomic context in progress (short, never
  * waiting) is waited for, counted in &rmp_qp.waiters so that it leaves
- * what is owed to the waiter rather than going again itself.
+ * what is owed to the waiter rather than going again itself. While a
+ * caller waits to lock the transport (&rmp_qp.lockers), leave: the run
+ * is owed, and goes to the work item when that caller is done.
  */
 static bool rmp_qp_take_run(struct rmp_qp *qp, bool atomic)
 {
 	bool waiting = false;
 	int holder;
 
+	if (atomic_read(&qp->lockers))
+		return false;
 	for (;;) {
 		holder = rmp_qp_trylock_run(qp, atomic);
 		if (holder == RMP_RUN_IDLE || atomic ||
@@ -720,6 +730,7 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	refcount_set(&qp->ref, 1);
 	atomic_set(&qp->run, RMP_RUN_IDLE);
 	atomic_set(&qp->waiters, 0);
+	atomic_set(&qp->lockers, 0);
 	init_completion(&qp->released);
 	INIT_WORK(&qp->work, rmp_qp_work);
 	/*
@@ -951,16 +962,22 @@ out:
 	return 0;
 }
 
-/* Multipath: the path count, the live ones, the policy, each path. */
+/*
+ * Multipath: the path count, the live ones, the policy, the reordering
+ * the scoreboard tolerates and the losses it declared that were
+ * reordering, each path.
+ */
 static int rmp_qp_report_paths(const struct rmp_paths *ps,
-			       struct rmp_qp_sink *s)
+			       const struct rmp_sb *sb, struct rmp_qp_sink *s)
 {
 	u32 i;
 	int err;
 
 	err = s->num(s, "paths", RMP_FIG_U32, ps->cfg.npaths) ?:
 	      s->num(s, "paths-live", RMP_FIG_U32, hweight64(ps->live_mask)) ?:
-	      s->word(s, "spray", rmp_knobs[RMP_KNOB_SPRAY].words[ps->cfg.spray]);
+	      s->word(s, "spray", rmp_knobs[RMP_KNOB_SPRAY].words[ps->cfg.spray]) ?:
+	      s->num(s, "reorder", RMP_FIG_U32, sb->reorder) ?:
+	      s->num(s, "lost-reordered", RMP_FIG_U64, sb->stats.spurious);
 	for (i = 0; !err && i < ps->cfg.npaths; i++)
 		err = s->path(s, i, &ps->path[i], rmp_paths_live(ps, i));
 	return err;
@@ -1060,7 +1077,7 @@ int rmp_qp_report(struct rmp_qp *qp, struct rmp_qp_sink *s)
 	if (!err && rmp_qp_connected(qp))
 		err = rmp_override_report(qp, s);
 	if (!err && qp->requester.on && r->paths)
-		err = rmp_qp_report_paths(r->paths, s);
+		err = rmp_qp_report_paths(r->paths, r->sb, s);
 	if (!err && qp->responder.on && qp->ibqp.qp_type == IB_QPT_RC)
 		err = s->num(s, "ooo", RMP_FIG_U32, qp->responder.resp.ooo);
 	if (!err && qp->requester.on && r->rd_spray)

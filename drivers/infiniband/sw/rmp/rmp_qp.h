@@ -134,6 +134,9 @@ enum rmp_qp_runner {
  *	softirq can try it
  * @waiters: runs in process context waiting for a run in atomic context
  *	to end (rmp_qp_kick()); that run leaves what is owed to them
+ * @lockers: callers of rmp_qp_run_now() and rmp_qp_report() waiting for
+ *	the transport: runs leave it to them rather than going again or
+ *	starting, and what they owe goes to the work item once it is free
  * @flags: &enum rmp_qp_flag bits, set by the verbs and rmp_qp_kick(),
  *	cleared by the runs of the transport
  * @rxq: packets received for the QP, queued by the receive path
@@ -175,6 +178,7 @@ struct rmp_qp {
 	bool user;
 	atomic_t run;
 	atomic_t waiters;
+	atomic_t lockers;
 	unsigned long flags;
 	struct sk_buff_head rxq;
 	struct hrtimer timer;

@@ -19,17 +19,17 @@
  *
  * A live path dies after %RMP_PATHS_DEAD_LOSSES losses with no delivery
  * between, or when it has had packets in flight and delivered nothing for
- * &rmp_paths_cfg.dead_after_ns while another path delivered. Its traffic
- * moves to the other paths at
- * once (rmp_paths_pick() no longer returns it); it is probed every
+ * &rmp_paths_cfg.dead_after_ns while another path delivered packets sent
+ * after its silence began. Its traffic moves to the other paths at once
+ * (rmp_paths_pick() no longer returns it); it is probed every
  * &rmp_paths_cfg.probe_every_ns (rmp_paths_probe_due()), and a delivered
  * probe brings it back. After %RMP_PATHS_REPLACE_PROBES lost probes in a
  * row (rmp_paths_probe_lost()) its entropy is replaced, in case the route,
  * not the link, is what failed.
  * The last live path never dies, and silence kills no path while no path
- * delivers: when every path stops delivering, the fault is not one
- * path's (the peer, its link, the whole fabric), and the transport's own
- * timeouts deal with it. A path set that learns of deliveries late and
+ * delivers what was sent since: when every path stops delivering, the
+ * fault is not one path's (the peer, its link, the whole fabric), and the
+ * transport's own timeouts deal with it. A path set that learns of deliveries late and
  * in batches (&rmp_paths_cfg.late_news: a READ responder's reports) cannot
  * time silence by when it hears of them; its caller judges silence and
  * kills the path (rmp_paths_silent_kill()).
@@ -321,7 +321,8 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 
 	rmp_paths_resolved(p);
 	p->stalled_since = now;
-	ps->last_delivery_ns = now;
+	if (now - rtt_ns > ps->delivered_sent_ns)
+		ps->delivered_sent_ns = now - rtt_ns;
 	p->stats.delivered++;
 	p->stats.delivered_bytes += bytes;
 	if (ecn)
@@ -398,12 +399,15 @@ void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx, u64 now)
 
 /*
  * A path whose silence counts: packets in flight, and another path
- * delivered since it last did.
+ * delivered a packet sent after its silence began. Deliveries of packets
+ * sent before do not count: after a pause of the whole QP (its
+ * acknowledgments held up, its CPU taken), the first that come would
+ * otherwise find every path that has not delivered yet silent.
  */
 static bool rmp_paths_silent(const struct rmp_paths *ps,
 			     const struct rmp_path *p)
 {
-	return p->inflight && ps->last_delivery_ns > p->stalled_since;
+	return p->inflight && ps->delivered_sent_ns > p->stalled_since;
 }
 
 /* Best smoothed RTT among the live paths, 0 before any sample. */

@@ -85,7 +85,8 @@ struct rmp_path_stats {
  *	1/%RMP_PATHS_ONE
  * @stalled_since: when it last went from nothing in flight to something,
  *	or last delivered with packets still in flight: the start of the
- *	silence rmp_paths_tick() measures
+ *	silence rmp_paths_tick() measures, once another path delivered a
+ *	packet sent after it
  * @next_probe_ns: when a dead path is probed next
  * @entropy_ns: when @sport took its value: packets sent before took the
  *	old route and say nothing of the new one
@@ -148,7 +149,7 @@ struct rmp_paths_cfg {
  *	&rmp_paths_cfg.probe_every_ns, until one is delivered
  * @cursor: the path %RMP_SPRAY_RR took last, or the current flowlet's
  * @last_pick_ns: when rmp_paths_pick() last chose, for flowlets
- * @last_delivery_ns: when some path last delivered
+ * @delivered_sent_ns: when the newest packet any path delivered was sent
  * @picked: rmp_paths_pick() has chosen before
  * @epoch_delivered: deliveries in the current balance epoch, all paths
  * @rng: state of the entropy generator
@@ -165,7 +166,7 @@ struct rmp_paths {
 	u64 live_mask;
 	u32 cursor;
 	u64 last_pick_ns;
-	u64 last_delivery_ns;
+	u64 delivered_sent_ns;
 	bool picked;
 	u32 epoch_delivered;
 	u32 rng;

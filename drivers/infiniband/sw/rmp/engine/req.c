@@ -1192,8 +1192,10 @@ unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 	if (r->state != RMP_REQ_RUN || r->una == r->next_psn)
 		return ev;
 	r->stats.timeouts++;
-	if (r->paths)
+	if (r->paths) {
 		rmp_sb_timeout(r->sb, r->paths, r->una, r->sent_psn);
+		r->plain_path++;
+	}
 	return ev | rmp_req_retry(r);
 }
 
@@ -1245,10 +1247,15 @@ u16 rmp_req_control_sport(const struct rmp_req *r, u32 n)
 	return r->paths->path[rmp_paths_nth_live(r->paths, n)].sport;
 }
 
-/* Where a packet that is not sprayed goes: the first live path. */
+/*
+ * Where a packet that is not sprayed goes: one live path, another after
+ * each ACK timeout. Such packets are often alone in flight (a SEND, a
+ * READ request in a ping-pong), so no other path's deliveries show their
+ * path dead: the timeout is all that does.
+ */
 static u16 rmp_req_plain_sport(const struct rmp_req *r)
 {
-	return rmp_req_control_sport(r, 0);
+	return rmp_req_control_sport(r, r->plain_path);
 }
 
 /**

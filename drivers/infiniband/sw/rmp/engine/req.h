@@ -367,6 +367,9 @@ struct rmp_req_stats {
  *	are not sprayed wait until everything before it is acknowledged
  * @probe: multipath: a dead path due a probe, the next sprayed packet's,
  *	or -1
+ * @plain_path: multipath: packets that are not sprayed go on the live
+ *	path of this rank (rmp_paths_nth_live()); each ACK timeout moves
+ *	them to the next
  * @pacer: the rate packets go out at, owned by the caller; NULL for as
  *	fast as the window allows (see rmp_req_pace())
  * @paced_until: when @pacer lets the packet go that the last
@@ -440,6 +443,7 @@ struct rmp_req {
 	struct rmp_sb *sb;
 	u32 spray_end;
 	int probe;
+	u32 plain_path;
 
 	struct rmp_dcqcn *pacer;
 	u64 paced_until;

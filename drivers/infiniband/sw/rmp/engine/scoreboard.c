@@ -48,6 +48,7 @@ int rmp_sb_init(struct rmp_sb *sb, struct rmp_sb_rec *rec, u32 nrec)
 		return -EINVAL;
 	memset(sb, 0, sizeof(*sb));
 	memset(rec, 0, nrec * sizeof(*rec));
+	sb->reorder = RMP_SB_REORDER;
 	sb->rec = rec;
 	sb->mask = nrec - 1;
 	return 0;
@@ -84,6 +85,7 @@ static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
 		rmp_paths_lost(ps, rec->path, rec->sent_ns, now);
 	rmp_sb_settle(sb, rec);
 	rec->state = RMP_SB_LOST;
+	rec->overtaken = false;
 	sb->nlost++;
 }
 
@@ -109,6 +111,8 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 		rmp_sb_lose(sb, ps, rec, true, now);
 	rmp_sb_unlose(sb, rec);
 	rec->resent = rec->state != RMP_SB_NONE;
+	if (!rec->resent)
+		rec->overtaken = false;
 	rec->sent_ns = now;
 	rec->stamp = sb->stamp[path]++;
 	rec->len = len;
@@ -121,12 +125,41 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 	rmp_paths_sent(ps, path, len, now);
 }
 
-/* A record in state SENT was delivered. */
+/*
+ * A PSN the per-path rule declared lost arrived after all: its path
+ * reorders more than the rule tolerated.
+ */
+static void rmp_sb_spurious(struct rmp_sb *sb, struct rmp_sb_rec *rec)
+{
+	rec->overtaken = false;
+	sb->stats.spurious++;
+	if (sb->reorder < RMP_SB_REORDER_MAX)
+		sb->reorder++;
+}
+
+/*
+ * A record that has left state SENT is acknowledged: if it was lost to
+ * the per-path rule and not yet sent again, that loss was reordering.
+ */
+static void rmp_sb_found(struct rmp_sb *sb, struct rmp_sb_rec *rec)
+{
+	if (rec->state == RMP_SB_LOST && rec->overtaken)
+		rmp_sb_spurious(sb, rec);
+	rmp_sb_unlose(sb, rec);
+}
+
+/*
+ * A record in state SENT was delivered. One sent again after the per-path
+ * rule declared it lost, delivered sooner than half its path's round trip
+ * after that, was its first copy.
+ */
 static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
 			     struct rmp_sb_rec *rec, u64 now)
 {
-	u32 next = rec->stamp + 1;
+	u32 next = rec->stamp + 1, srtt = ps->path[rec->path].srtt_ns;
 
+	if (rec->resent && rec->overtaken && now - rec->sent_ns < srtt / 2)
+		rmp_sb_spurious(sb, rec);
 	rmp_sb_settle(sb, rec);
 	rmp_paths_delivered(ps, rec->path, rec->len, now, now - rec->sent_ns,
 			    rec->ce);
@@ -156,7 +189,7 @@ void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
 
 		if (rec->state == RMP_SB_SENT)
 			rmp_sb_delivered(sb, ps, rec, now);
-		rmp_sb_unlose(sb, rec);
+		rmp_sb_found(sb, rec);
 		rec->state = RMP_SB_NONE;
 	}
 }
@@ -168,12 +201,24 @@ enum rmp_sb_scan {
 	RMP_SB_ALL,		/* all of them (ACK timeout) */
 };
 
-/* Overtaken on its own path by a delivered packet sent well after it. */
+/*
+ * Overtaken on its own path by a delivered packet sent well after it: by
+ * the tolerance the QP learnt, or by %RMP_SB_REORDER and two of its
+ * path's round trips late. A tolerance raised by reordering must not
+ * leave a real loss to the ACK timeout, which sends everything in flight
+ * again.
+ */
 static bool rmp_sb_overtaken(const struct rmp_sb *sb,
-			     const struct rmp_sb_rec *rec)
+			     const struct rmp_paths *ps,
+			     const struct rmp_sb_rec *rec, u64 now)
 {
-	return (s32)(sb->delivered[rec->path] - rec->stamp - 1) >=
-	       RMP_SB_REORDER;
+	s32 behind = (s32)(sb->delivered[rec->path] - rec->stamp - 1);
+	u64 srtt = ps->path[rec->path].srtt_ns;
+
+	if (behind >= (s32)sb->reorder)
+		return true;
+	return behind >= RMP_SB_REORDER && srtt &&
+	       now - rec->sent_ns > 2 * srtt;
 }
 
 /*
@@ -194,12 +239,13 @@ static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		if (rec->state != RMP_SB_SENT)
 			continue;
 		if (how == RMP_SB_OVERTAKEN)
-			lost = rmp_sb_overtaken(sb, rec);
+			lost = rmp_sb_overtaken(sb, ps, rec, now);
 		else
 			lost = how == RMP_SB_ALL || rec->path == path;
 		if (!lost)
 			continue;
 		rmp_sb_lose(sb, ps, rec, how != RMP_SB_ALL, now);
+		rec->overtaken = how == RMP_SB_OVERTAKEN;
 		count++;
 	}
 	return count;
@@ -240,7 +286,7 @@ u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
 			continue;
 		if (rec->state == RMP_SB_SENT)
 			rmp_sb_delivered(sb, ps, rec, now);
-		rmp_sb_unlose(sb, rec);
+		rmp_sb_found(sb, rec);
 		rec->state = RMP_SB_SACKED;
 		sb->stats.sacked++;
 	}

@@ -15,9 +15,13 @@
  * A sprayed PSN is lost once a packet sent this many places after it on the
  * same path was delivered: a path keeps its packets in order, so a later
  * one arriving means the earlier one is not merely late. More than one
- * tolerates a link that reorders a little.
+ * tolerates a link that reorders a little. Each loss the rule declares
+ * that turns out to be reordering (the PSN arrives after all) raises the
+ * QP's tolerance by one, up to %RMP_SB_REORDER_MAX; a PSN overtaken by
+ * fewer is still lost once it is two of its path's round trips late.
  */
 #define RMP_SB_REORDER		3
+#define RMP_SB_REORDER_MAX	16
 
 /**
  * enum rmp_sb_state - what the requester knows of one PSN
@@ -44,6 +48,8 @@ enum rmp_sb_state {
  * @ce: the receiver echoed it CE marked (it is still in flight)
  * @resent: it was sent more than once: a delivery may be its first
  *	copy's, so its send time dates nothing
+ * @overtaken: it was declared lost by the per-path rule (overtaken on its
+ *	path), since it was first sent
  */
 struct rmp_sb_rec {
 	u64 sent_ns;
@@ -54,6 +60,7 @@ struct rmp_sb_rec {
 	bool probe;
 	bool ce;
 	bool resent;
+	bool overtaken;
 };
 
 /**
@@ -61,6 +68,9 @@ struct rmp_sb_rec {
  * @sacks: SACKs taken in
  * @sacked: PSNs a SACK reported held beyond the cumulative ACK
  * @lost: PSNs declared lost by later deliveries on their path
+ * @spurious: of those, PSNs that arrived after all: found acknowledged
+ *	before they were sent again, or sooner after it than half their
+ *	path's round trip
  * @dead_moved: PSNs declared lost because their path died
  * @ecn_echoed: PSNs in flight an ECN echo reported CE marked
  */
@@ -68,6 +78,7 @@ struct rmp_sb_stats {
 	u64 sacks;
 	u64 sacked;
 	u64 lost;
+	u64 spurious;
 	u64 dead_moved;
 	u64 ecn_echoed;
 };
@@ -85,6 +96,8 @@ struct rmp_sb_stats {
  * @delivered: per path, one past the highest stamp delivered
  * @delivered_sent_ns: the latest send time among the deliveries of PSNs
  *	sent once (&rmp_sb_rec.resent), 0 before the first
+ * @reorder: places a later packet on its path must be ahead for a PSN to
+ *	be lost, %RMP_SB_REORDER to %RMP_SB_REORDER_MAX
  * @stats: counters
  *
  * The records cover the PSNs from the oldest unacknowledged one on, at
@@ -99,6 +112,7 @@ struct rmp_sb {
 	u32 stamp[RMP_PATHS_MAX];
 	u32 delivered[RMP_PATHS_MAX];
 	u64 delivered_sent_ns;
+	u32 reorder;
 	struct rmp_sb_stats stats;
 };
 

@@ -74,6 +74,7 @@ struct mp_case {
 	bool blind;		/* no reports of READ responses */
 	u64 up_at[LINKS];	/* a link that went down is back */
 	u32 late;		/* packets sent before the peer agreed */
+	bool only_sends;	/* every WQE a SEND */
 };
 
 struct mp_env {
@@ -350,7 +351,7 @@ static void mp_response(struct kunit *test, struct mp_env *e,
 
 static u32 mp_kind(const struct mp_case *c, u32 wqe)
 {
-	if (c->sends && wqe % 4 == 3)
+	if (c->only_sends || (c->sends && wqe % 4 == 3))
 		return RMP_REQ_SEND;
 	return c->reads && wqe % 3 == 1 ? RMP_REQ_READ : RMP_REQ_WRITE;
 }
@@ -517,28 +518,28 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 static const struct mp_case mp_cases[] = {
 	{ "4 links, no loss, skewed delays",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
-	  RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
+	  RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
 	{ "equal links, no loss, SENDs between WRITEs",
 	  { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {}, true, 0,
-	  RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
+	  RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
 	{ "2% loss on every link",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 160, RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
+	  true, 160, RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
 	{ "one link 20% loss",
 	  { 30 * US, 30 * US, 30 * US, 30 * US }, { 0, 200, 0, 0 }, {},
-	  false, 200, RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
+	  false, 200, RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
 	{ "one link goes dark at 200 us",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 300, RMP_SPRAY_RR, false, false, 0, false, {}, 0 },
+	  true, 300, RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
 	{ "READs between WRITEs, skewed delays",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
-	  RMP_SPRAY_RR, false, true, 0, false, {}, 0 },
+	  RMP_SPRAY_RR, false, true, 0, false, {}, 0, false },
 	{ "READs and SENDs, 2% loss, 5% responses twice",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 250, RMP_SPRAY_RR, false, true, 50, false, {}, 0 },
+	  true, 250, RMP_SPRAY_RR, false, true, 50, false, {}, 0, false },
 	{ "READs, one link goes dark at 200 us",
 	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 400, RMP_SPRAY_RR, false, true, 0, false, {}, 0 },
+	  true, 400, RMP_SPRAY_RR, false, true, 0, false, {}, 0, false },
 	{ .name = "agreed after 3 packets, every WQE already posted",
 	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US }, .late = 3 },
 };
@@ -630,7 +631,7 @@ static void rmp_multipath__dead_link_paths_die(struct kunit *test)
 	struct mp_case c = {
 		"dark link", { 20 * US, 20 * US, 20 * US, 20 * US }, {},
 		{ 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, false, 0,
-		false, {}, 0,
+		false, {}, 0, false,
 	};
 	u32 i, dark, died, rdark, rdied, round, repairs[2] = {};
 
@@ -683,6 +684,39 @@ static void rmp_multipath__dead_link_paths_die(struct kunit *test)
 }
 
 /*
+ * Requests that are not sprayed (SENDs here) go on one path, alone: no
+ * other path's deliveries show it dead. With its link dark, each ACK
+ * timeout moves them to the next live path, and the transfer completes
+ * instead of running out of retries.
+ */
+static void rmp_multipath__plain_traffic_leaves_a_dark_path(struct kunit *test)
+{
+	const struct mp_case c = {
+		.name = "SENDs, their path's link dark",
+		.delay = { 20 * US, 20 * US, 20 * US, 20 * US },
+		.only_sends = true,
+	};
+	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u32 dark, w, off, bad = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	mp_setup(test, e, &c);
+	dark = fab_link_of(e->ps.path[0].sport);
+	e->fwd[dark].down_from = 1;
+	mp_run(test, e, &c);
+	for (w = 0; w < WQES; w++)
+		for (off = 0; off < SEND_LEN; off++)
+			bad += e->recvd[w * SEND_LEN + off] != pattern(w, off);
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, e->r.stats.sprayed, 0ULL);
+	KUNIT_EXPECT_GT(test, e->r.stats.timeouts, 0ULL);
+	/* One timeout for each time the rotation lands on the dark link. */
+	KUNIT_EXPECT_LT(test, e->r.stats.timeouts, (u64)NPATHS);
+	kunit_info(test, "%u SENDs over link %u's neighbours, %u timeouts, %u ms\n",
+		   WQES, dark, (u32)e->r.stats.timeouts, (u32)(e->now / MS));
+}
+
+/*
  * A link dark for a while, then back: the response paths on it die, are
  * probed every probe period (fake clock), and come back once a probe
  * gets through; the responses take the link again.
@@ -692,7 +726,7 @@ static void rmp_multipath__read_paths_revive(struct kunit *test)
 	struct mp_case c = {
 		"dark link, back at 5 ms", { 20 * US, 20 * US, 20 * US, 20 * US },
 		{}, { 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, true, 0,
-		false, { 0, 0, 0, 5 * MS }, 0,
+		false, { 0, 0, 0, 5 * MS }, 0, false,
 	};
 	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	u32 i, rdark = 0, rdied = 0, revived = 0, live = 0;
@@ -740,7 +774,7 @@ static void rmp_multipath__weighted_avoids_marked_link(struct kunit *test)
 {
 	struct mp_case c = {
 		"marked link", { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {},
-		false, 0, RMP_SPRAY_WEIGHTED, false, false, 0, false, {}, 0,
+		false, 0, RMP_SPRAY_WEIGHTED, false, false, 0, false, {}, 0, false,
 	};
 	u32 share[2], marked, total, i, echo;
 	u64 ecn;
@@ -897,6 +931,7 @@ static struct kunit_case rmp_multipath_cases[] = {
 	KUNIT_CASE_PARAM(rmp_multipath__transfers_verified, mp_gen_params),
 	KUNIT_CASE(rmp_multipath__dead_link_paths_die),
 	KUNIT_CASE(rmp_multipath__read_paths_revive),
+	KUNIT_CASE(rmp_multipath__plain_traffic_leaves_a_dark_path),
 	KUNIT_CASE(rmp_multipath__read_responses_checked),
 	KUNIT_CASE(rmp_multipath__weighted_avoids_marked_link),
 	{}

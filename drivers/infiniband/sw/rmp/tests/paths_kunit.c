@@ -340,8 +340,11 @@ static void rmp_paths_tick__silent_path_dies(struct kunit *test)
 	rmp_paths_sent(ps, 2, LEN, t + US);
 	/* Nobody delivered: silence is nobody's fault yet. */
 	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
-	/* Other paths deliver meanwhile; path 2 says nothing. */
+	/* A packet sent with path 2's first arrives: no verdict yet. */
 	roundtrip(ps, 0, t, 20 * US, false);
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
+	/* One sent after it arrives; path 2 says nothing. */
+	roundtrip(ps, 0, t + US, 20 * US, false);
 	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps),
 			t + base_cfg.dead_after_ns);
 	rmp_paths_tick(ps, t + base_cfg.dead_after_ns - 1);
@@ -388,7 +391,10 @@ static void rmp_paths_tick__late_news_silence_is_the_callers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nlive(ps), 1);
 }
 
-/* When every path falls silent at once, none is to blame. */
+/*
+ * When every path falls silent at once, none is to blame; nor when the
+ * first of them speaks again.
+ */
 static void rmp_paths_tick__all_silent_none_dies(struct kunit *test)
 {
 	struct rmp_paths *ps = new_set(test);
@@ -402,6 +408,15 @@ static void rmp_paths_tick__all_silent_none_dies(struct kunit *test)
 		rmp_paths_sent(ps, i, LEN, t + MS);
 	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
 	rmp_paths_tick(ps, t + 100 * base_cfg.dead_after_ns);
+	KUNIT_EXPECT_EQ(test, nlive(ps), 4);
+	/*
+	 * The pause ends: path 0's packet, sent with the others, comes
+	 * first. The others' are as late as it was: none is silent.
+	 */
+	rmp_paths_delivered(ps, 0, LEN, t + 101 * base_cfg.dead_after_ns,
+			    101 * base_cfg.dead_after_ns - MS, false);
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), 0);
+	rmp_paths_tick(ps, t + 101 * base_cfg.dead_after_ns);
 	KUNIT_EXPECT_EQ(test, nlive(ps), 4);
 }
 

@@ -211,6 +211,72 @@ static void rmp_sb_sack__late_arrival_cancels_loss(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_sb_next_lost(&e->sb, 7, 8), -ENOENT);
 }
 
+/*
+ * A PSN declared lost that arrives after all, before it was sent again or
+ * sooner than half a round trip after, was reordered: the tolerance rises,
+ * one place each time, up to its maximum. A loss that is a loss changes
+ * nothing.
+ */
+static void rmp_sb_sack__reordering_raises_tolerance(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 1);
+	const u32 two_to_five[] = { 0, 1, 2, 3 };
+	struct rmp_sack s;
+	u32 i;
+
+	/* Path 0's round trip: 100 us. */
+	send_rr(e, 0, 1, 0);
+	rmp_sb_acked(&e->sb, &e->ps, 0, 1, 100 * US);
+	KUNIT_ASSERT_EQ(test, e->ps.path[0].srtt_ns, 100 * US);
+
+	/* PSN 1 overtaken by 2..5, then acknowledged before it is resent. */
+	send_rr(e, 1, 5, 200 * US);
+	sack_of(&s, 0, two_to_five, ARRAY_SIZE(two_to_five));
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 1, 6, &s, 300 * US),
+			1U);
+	rmp_sb_acked(&e->sb, &e->ps, 1, 6, 310 * US);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.spurious, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->sb.reorder, RMP_SB_REORDER + 1);
+
+	/*
+	 * Three later ones now make no loss at once, but do once PSN 6 is
+	 * two round trips late; four would at once.
+	 */
+	send_rr(e, 6, 5, 400 * US);
+	sack_of(&s, 5, two_to_five, 3);		/* 7, 8, 9 */
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 6, 11, &s, 500 * US),
+			0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 6, 11, &s, 590 * US),
+			0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 6, 11, &s, 610 * US),
+			1U);
+	/* Sent again, and acknowledged a round trip later: a real loss. */
+	rmp_sb_sent(&e->sb, &e->ps, 6, LEN, 0, false, 620 * US);
+	rmp_sb_acked(&e->sb, &e->ps, 6, 11, 720 * US);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.spurious, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->sb.reorder, RMP_SB_REORDER + 1);
+
+	/* Sent again, its first copy acknowledged 10 us after: reordering. */
+	for (i = 0; i < 2 * RMP_SB_REORDER_MAX; i++) {
+		u32 base = 11 + i * 20, n = e->sb.reorder + 2;
+		u32 held[RMP_SB_REORDER_MAX + 1], k;
+		u64 t = (1 + i) * 1000 * US;
+
+		for (k = 0; k + 1 < n; k++)
+			held[k] = k;
+		send_rr(e, base, n, t);
+		sack_of(&s, rmp_psn_add(base, -1), held, n - 1);
+		KUNIT_ASSERT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, base,
+						  base + n, &s, t + 100 * US),
+				1U);
+		rmp_sb_sent(&e->sb, &e->ps, base, LEN, 0, false, t + 110 * US);
+		rmp_sb_acked(&e->sb, &e->ps, base, base + n, t + 120 * US);
+	}
+	KUNIT_EXPECT_EQ(test, e->sb.reorder, RMP_SB_REORDER_MAX);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.spurious,
+			1ULL + 2 * RMP_SB_REORDER_MAX);
+}
+
 static void rmp_sb_path_dead__moves_its_packets(struct kunit *test)
 {
 	struct sb_env *e = env_new(test, 4);
@@ -377,6 +443,7 @@ static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_sack__other_paths_do_not_blame),
 	KUNIT_CASE(rmp_sb_sack__ignores_bits_outside),
 	KUNIT_CASE(rmp_sb_sack__late_arrival_cancels_loss),
+	KUNIT_CASE(rmp_sb_sack__reordering_raises_tolerance),
 	KUNIT_CASE(rmp_sb_path_dead__moves_its_packets),
 	KUNIT_CASE(rmp_sb_timeout__blames_no_path),
 	KUNIT_CASE(rmp_sb_sack__bytes_add_up),
