@@ -29,10 +29,10 @@
  * The last live path never dies, and silence kills no path while no path
  * delivers what was sent since: when every path stops delivering, the
  * fault is not one path's (the peer, its link, the whole fabric), and the
- * transport's own timeouts deal with it. A path set that learns of deliveries late and
- * in batches (&rmp_paths_cfg.late_news: a READ responder's reports) cannot
- * time silence by when it hears of them; its caller judges silence and
- * kills the path (rmp_paths_silent_kill()).
+ * transport's own timeouts deal with it. A path set that learns of
+ * deliveries late and in batches (&rmp_paths_cfg.late_news: a READ
+ * responder's reports) cannot time silence by when it hears of them; its
+ * caller judges silence and kills the path (rmp_paths_silent_kill()).
  *
  * Paths also share routes: a few entropy values may hash onto one link
  * while another carries none, and spraying then loads that link with
