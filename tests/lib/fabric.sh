@@ -11,7 +11,8 @@
 # (fib_multipath_hash_policy=1), as datacenter switches do; so a flow, one
 # UDP source port, takes one spine. Every leaf-to-spine and spine-to-leaf
 # link is rate-limited by a token bucket and marks ECN (fabric_queue): the
-# fabric, not the emulated CPU, is the bottleneck.
+# fabric, not the emulated CPU, is the bottleneck. Every link of the
+# fabric, the hosts' included, has the MTU FABRIC_MTU (default 1500).
 
 # fabric_up SPINES HOSTS RATE: the fabric, SPINES spines, HOSTS hosts on
 # each side, every spine link limited to RATE (tc's units, e.g. 40mbit).
@@ -51,16 +52,35 @@ fabric_link() {
 	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4"
 	ip -n "$1" addr add "$3/24" dev "$2"
 	ip -n "$4" addr add "$6/24" dev "$5"
-	ip -n "$1" link set dev "$2" up
-	ip -n "$4" link set dev "$5" up
+	ip -n "$1" link set dev "$2" mtu "$(fabric_mtu)" up
+	ip -n "$4" link set dev "$5" mtu "$(fabric_mtu)" up
 	fabric_queue "$1" "$2" "$7"
 	fabric_queue "$4" "$5" "$7"
+}
+
+# fabric_mtu: the MTU of the fabric's links.
+fabric_mtu() {
+	echo "${FABRIC_MTU:-1500}"
+}
+
+# fabric_packet: the bytes of a full RoCEv2 WRITE packet on the fabric's
+# links: the RDMA MTU a device takes from the link's MTU (the largest of
+# 256 to 4096 that leaves room for 96 bytes of the largest headers, as
+# iboe_get_mtu() reckons), plus an Ethernet, IPv4, UDP, BTH, RETH and ICRC
+# header (74 bytes).
+fabric_packet() {
+	local mtu=4096
+	while [ $((mtu + 96)) -gt "$(fabric_mtu)" ] && [ $mtu -gt 256 ]; do
+		mtu=$((mtu / 2))
+	done
+	echo $((mtu + 74))
 }
 
 # fabric_queue NS DEV RATE: DEV's egress in NS as a switch port's: a token
 # bucket at RATE over a 32 KB RED queue that marks ECN-capable packets CE
 # once 5.5 KB are queued, with a probability rising to 0.1 at 16.5 KB
-# (and drops the others so). Replaces what was there. The bucket holds
+# (and drops the others so), its average packet fabric_packet's. Replaces
+# what was there. The bucket holds
 # FABRIC_BURST (default 30 KB): a port sends at its rate while data waits,
 # but the bucket's timer runs late in a loaded emulated guest and it sends
 # no more than it holds then (with 4 KB, one QP on 8 paths got 0.49 to
@@ -70,7 +90,7 @@ fabric_queue() {
 	tc -n "$1" qdisc replace dev "$2" root handle 1: tbf rate "$3" \
 		burst "${FABRIC_BURST:-30kb}" limit 32kb &&
 		tc -n "$1" qdisc replace dev "$2" parent 1:1 handle 10: red \
-			limit 32000 min 5500 max 16500 avpkt 1100 \
+			limit 32000 min 5500 max 16500 avpkt "$(fabric_packet)" \
 			bandwidth "$3" probability 0.1 ecn
 }
 
@@ -82,8 +102,8 @@ fabric_host() {
 	ip -n "$1" addr add "$3.2/24" dev eth0
 	ip -n "$2" addr add "$3.1/24" dev "$1"
 	ip -n "$1" link set lo up
-	ip -n "$1" link set dev eth0 up
-	ip -n "$2" link set dev "$1" up
+	ip -n "$1" link set dev eth0 mtu "$(fabric_mtu)" up
+	ip -n "$2" link set dev "$1" mtu "$(fabric_mtu)" up
 	ip -n "$1" route add default via "$3.1"
 }
 
@@ -101,8 +121,8 @@ fabric_init_host() {
 	ip link add fab0 type veth peer name init netns "$1"
 	ip addr add "$2.2/24" dev fab0
 	ip -n "$1" addr add "$2.1/24" dev init
-	ip link set dev fab0 up
-	ip -n "$1" link set dev init up
+	ip link set dev fab0 mtu "$(fabric_mtu)" up
+	ip -n "$1" link set dev init mtu "$(fabric_mtu)" up
 	ip route add 10.1.0.0/16 via "$2.1"
 }
 

@@ -42,8 +42,9 @@
  * (twice their fraction and a thirty-second more), or whose smoothed RTT
  * is four times the best path's (unless round trips come late, with
  * &rmp_paths_cfg.late_news), runs hot; one that runs hot
- * %RMP_PATHS_HOT_EPOCHS epochs in a row leaves its route, one path per
- * epoch, the most marked first, then the slowest. Marks everywhere move
+ * %RMP_PATHS_HOT_EPOCHS epochs in a row leaves its route, the most marked
+ * first, then the slowest, one path at a time: after a move, every path
+ * is judged on the epochs that follow it only. Marks everywhere move
  * nothing: no route is better. Leaving a route is taking a fresh entropy
  * value (a new route, probably, which may also be a link that came back);
  * the estimates start over, and what the packets sent before on the old
@@ -490,8 +491,15 @@ static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 		p->epoch_marked = 0;
 	}
 	ps->epoch_delivered = 0;
-	if (leave)
-		rmp_paths_replace(ps, leave, now);
+	if (!leave)
+		return;
+	rmp_paths_replace(ps, leave, now);
+	/*
+	 * The queues the move relieves take a while to drain: judge the
+	 * others again only on epochs that start after it.
+	 */
+	for (i = 0; i < ps->cfg.npaths; i++)
+		ps->path[i].hot = 0;
 }
 
 /* Weight of a live path: less for ECN marks and for RTT above the best. */

@@ -588,15 +588,23 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 		if (i != 1)
 			KUNIT_EXPECT_EQ(test, ps->path[i].stats.replaced, 0);
 
-	/* Two hot paths: one leaves an epoch (the first of equals first). */
+	/*
+	 * Two hot paths: one leaves (the first of equals first); then both
+	 * are judged on the epochs after the move only: two more before the
+	 * next move.
+	 */
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	t = epoch(ps, 4, t, two_hot);
 	t = epoch(ps, 4, t, two_hot);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 1);
 	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 0);
-	KUNIT_EXPECT_EQ(test, ps->path[2].hot, RMP_PATHS_HOT_EPOCHS);
+	KUNIT_EXPECT_EQ(test, ps->path[2].hot, 0);
 	t = epoch(ps, 4, t, two_hot);
-	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced +
+			ps->path[2].stats.replaced, 1);
+	t = epoch(ps, 4, t, two_hot);
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced +
+			ps->path[2].stats.replaced, 2);
 
 	/* Marks everywhere: no route is better, none is left. */
 	setup(test, ps, 4, RMP_SPRAY_RR);
