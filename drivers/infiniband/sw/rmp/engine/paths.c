@@ -322,6 +322,7 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 
 	rmp_paths_resolved(p);
 	p->stalled_since = now;
+	ps->delivered_ns = now;
 	if (now - rtt_ns > ps->delivered_sent_ns)
 		ps->delivered_sent_ns = now - rtt_ns;
 	p->stats.delivered++;

@@ -150,6 +150,7 @@ struct rmp_paths_cfg {
  * @cursor: the path %RMP_SPRAY_RR took last, or the current flowlet's
  * @last_pick_ns: when rmp_paths_pick() last chose, for flowlets
  * @delivered_sent_ns: when the newest packet any path delivered was sent
+ * @delivered_ns: when any path last delivered a packet
  * @picked: rmp_paths_pick() has chosen before
  * @epoch_delivered: deliveries in the current balance epoch, all paths
  * @rng: state of the entropy generator
@@ -167,6 +168,7 @@ struct rmp_paths {
 	u32 cursor;
 	u64 last_pick_ns;
 	u64 delivered_sent_ns;
+	u64 delivered_ns;
 	bool picked;
 	u32 epoch_delivered;
 	u32 rng;

@@ -1193,7 +1193,8 @@ unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 		return ev;
 	r->stats.timeouts++;
 	if (r->paths) {
-		rmp_sb_timeout(r->sb, r->paths, r->una, r->sent_psn);
+		rmp_sb_ack_timeout(r->sb, r->paths, r->una, r->sent_psn, now,
+				   r->timeout_ns);
 		r->plain_path++;
 	}
 	return ev | rmp_req_retry(r);

@@ -222,11 +222,13 @@ static bool rmp_sb_overtaken(const struct rmp_sb *sb,
 }
 
 /*
- * Lose the PSNs in [@una, @end) still in flight that @how picks; only
- * an ACK timeout blames no path.
+ * Lose the PSNs in [@una, @end) still in flight that @how picks: for
+ * %RMP_SB_ON_PATH, those on path @arg. Their paths are blamed, except
+ * with %RMP_SB_ALL, which blames only the paths of PSNs sent before
+ * @arg (0: none).
  */
 static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
-		       u32 end, u64 now, enum rmp_sb_scan how, u32 path)
+		       u32 end, u64 now, enum rmp_sb_scan how, u64 arg)
 {
 	u32 n = rmp_psn_sub(end, una), i, count = 0;
 	bool lost;
@@ -241,10 +243,11 @@ static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		if (how == RMP_SB_OVERTAKEN)
 			lost = rmp_sb_overtaken(sb, ps, rec, now);
 		else
-			lost = how == RMP_SB_ALL || rec->path == path;
+			lost = how == RMP_SB_ALL || rec->path == arg;
 		if (!lost)
 			continue;
-		rmp_sb_lose(sb, ps, rec, how != RMP_SB_ALL, now);
+		rmp_sb_lose(sb, ps, rec,
+			    how != RMP_SB_ALL || rec->sent_ns < arg, now);
 		rec->overtaken = how == RMP_SB_OVERTAKEN;
 		count++;
 	}
@@ -368,6 +371,34 @@ u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end)
 {
 	return rmp_sb_scan(sb, ps, una, end, 0, RMP_SB_ALL, 0);
+}
+
+/**
+ * rmp_sb_ack_timeout() - the requester's ACK timeout expired
+ * @sb: scoreboard
+ * @ps: the QP's path set
+ * @una: the oldest unacknowledged PSN
+ * @end: one past the highest PSN sent
+ * @now: the time (ns)
+ * @timeout: the ACK timeout (ns)
+ *
+ * Every PSN in flight is declared lost, as rmp_sb_timeout() does; but a
+ * PSN sent less than @timeout after the QP's last delivery counts against
+ * its path. With few packets in flight (small credit windows),
+ * nothing else is in flight to show a path silent, and a dead path would
+ * cost an ACK timeout each time round-robin came to it. When the peer or
+ * the whole fabric stops, the packets sent on after its last delivery
+ * count once, and what is sent again after the timeout no more: one
+ * loss per path, which no path dies of.
+ *
+ * Return: the number of PSNs newly declared lost.
+ */
+u32 rmp_sb_ack_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
+		       u32 end, u64 now, u64 timeout)
+{
+	u64 before = ps->delivered_ns ? ps->delivered_ns + timeout : 0;
+
+	return rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ALL, before);
 }
 
 /**

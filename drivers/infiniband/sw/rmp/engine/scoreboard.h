@@ -128,6 +128,8 @@ void rmp_sb_ecn(struct rmp_sb *sb, u32 una, u32 end,
 u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		     u32 end, u32 path, u64 now);
 u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end);
+u32 rmp_sb_ack_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
+		       u32 end, u64 now, u64 timeout);
 u32 rmp_sb_probes_expired(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 			  u32 end, u64 now, u64 timeout);
 int rmp_sb_next_lost(const struct rmp_sb *sb, u32 una, u32 end);

@@ -309,6 +309,81 @@ static void rmp_sb_timeout__blames_no_path(struct kunit *test)
 	}
 }
 
+#define ACK_TIMEOUT	(500 * US)
+
+/* A path set of 4 whose PSN 0 was sent on path 0 and delivered at @t. */
+static struct sb_env *env_heard_from(struct kunit *test, u64 t)
+{
+	struct sb_env *e = env_new(test, 4);
+
+	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 0, false, t - 10 * US);
+	rmp_sb_acked(&e->sb, &e->ps, 0, 1, t);
+	return e;
+}
+
+/*
+ * The requester's ACK timeout: one PSN in flight at a time (a credit window
+ * of one packet), path 2 dark. Each of its PSNs was sent just after a
+ * delivery on another path and timed out: the third kills path 2.
+ */
+static void rmp_sb_ack_timeout__dark_path_dies(struct kunit *test)
+{
+	u64 t = 20 * US;
+	struct sb_env *e = env_heard_from(test, t);
+	u32 psn, i;
+
+	for (psn = 1; psn <= 3; psn++) {
+		KUNIT_EXPECT_TRUE(test, rmp_paths_live(&e->ps, 2));
+		rmp_sb_sent(&e->sb, &e->ps, psn, LEN, 2, false, t + 10 * US);
+		t += 10 * US + ACK_TIMEOUT;
+		KUNIT_EXPECT_EQ(test,
+				rmp_sb_ack_timeout(&e->sb, &e->ps, psn, psn + 1,
+						   t, ACK_TIMEOUT), 1U);
+		/* Sent again on path 0, and delivered there. */
+		rmp_sb_sent(&e->sb, &e->ps, psn, LEN, 0, false, t);
+		t += 10 * US;
+		rmp_sb_acked(&e->sb, &e->ps, psn, psn + 1, t);
+	}
+	KUNIT_EXPECT_FALSE(test, rmp_paths_live(&e->ps, 2));
+	KUNIT_EXPECT_EQ(test, e->ps.path[2].stats.lost, 3ULL);
+	for (i = 0; i < 4; i++)
+		if (i != 2)
+			KUNIT_EXPECT_TRUE(test, rmp_paths_live(&e->ps, i));
+}
+
+/*
+ * The whole fabric stops after a delivery: what was in flight counts once
+ * against its path, what is sent again after the timeout against none;
+ * no path dies. And before any delivery, no timeout blames a path.
+ */
+static void rmp_sb_ack_timeout__outage_kills_nothing(struct kunit *test)
+{
+	u64 t = 20 * US;
+	struct sb_env *e = env_heard_from(test, t);
+	u32 round, i;
+
+	send_rr(e, 1, 4, t);
+	for (round = 0; round < 4; round++) {
+		t += ACK_TIMEOUT;
+		KUNIT_EXPECT_EQ(test,
+				rmp_sb_ack_timeout(&e->sb, &e->ps, 1, 5, t,
+						   ACK_TIMEOUT), 4U);
+		send_rr(e, 1, 4, t);
+	}
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_TRUE(test, rmp_paths_live(&e->ps, i));
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].stats.lost, 1ULL);
+	}
+
+	e = env_new(test, 4);
+	send_rr(e, 0, 4, 0);
+	KUNIT_EXPECT_EQ(test,
+			rmp_sb_ack_timeout(&e->sb, &e->ps, 0, 4, ACK_TIMEOUT,
+					   ACK_TIMEOUT), 4U);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, e->ps.path[i].stats.lost, 0ULL);
+}
+
 /*
  * Bytes: a WRITE of 5000 bytes in 1024-byte pieces (PSNs 0..4, the last
  * 904 bytes) over 2 paths. PSN 1 is lost and sent again on path 0: sent
@@ -446,6 +521,8 @@ static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_sack__reordering_raises_tolerance),
 	KUNIT_CASE(rmp_sb_path_dead__moves_its_packets),
 	KUNIT_CASE(rmp_sb_timeout__blames_no_path),
+	KUNIT_CASE(rmp_sb_ack_timeout__dark_path_dies),
+	KUNIT_CASE(rmp_sb_ack_timeout__outage_kills_nothing),
 	KUNIT_CASE(rmp_sb_sack__bytes_add_up),
 	KUNIT_CASE(rmp_sb_ecn__marks_deliveries),
 	KUNIT_CASE(rmp_sb_sent__probe_losses),
