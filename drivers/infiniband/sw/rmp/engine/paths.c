@@ -22,14 +22,10 @@
  * &rmp_paths_cfg.dead_after_ns while another path delivered packets sent
  * after its silence began. Its traffic moves to the other paths at once
  * (rmp_paths_pick() no longer returns it); it is probed every
- * &rmp_paths_cfg.probe_every_ns (rmp_paths_probe_due()), the period
- * doubling with each lost probe up to %RMP_PATHS_PROBE_BACKOFF doublings,
- * and a delivered probe brings it back. After %RMP_PATHS_REPLACE_PROBES
- * lost probes in a row (rmp_paths_probe_lost()), some seconds, its entropy
- * is replaced, in case the route, not the link, is what failed. Not
- * sooner: a fresh value lands on a random route, likely one the other
- * paths already load, and a link that comes back within seconds finds its
- * paths still on it.
+ * &rmp_paths_cfg.probe_every_ns (rmp_paths_probe_due()), and a delivered
+ * probe brings it back. After %RMP_PATHS_REPLACE_PROBES lost probes in a
+ * row (rmp_paths_probe_lost()) its entropy is replaced, in case the route,
+ * not the link, is what failed.
  * The last live path never dies, and silence kills no path while no path
  * delivers what was sent since: when every path stops delivering, the
  * fault is not one path's (the peer, its link, the whole fabric), and the
@@ -568,23 +564,19 @@ void rmp_paths_silent_kill(struct rmp_paths *ps, u32 idx, u64 now)
  * @now: the time (ns)
  *
  * The caller sends one packet on the path (and reports it like any other);
- * the path's next probe is then due a period later, doubled for each probe
- * lost in a row, %RMP_PATHS_PROBE_BACKOFF times at most.
+ * the path's next probe is then due a period later.
  *
  * Return: the path's index, or -ENOENT if no probe is due.
  */
 int rmp_paths_probe_due(struct rmp_paths *ps, u64 now)
 {
 	struct rmp_path *p;
-	u32 i, shift;
+	u32 i;
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
 		if (!rmp_paths_live(ps, i) && p->next_probe_ns <= now) {
-			shift = p->failed_probes < RMP_PATHS_PROBE_BACKOFF ?
-				p->failed_probes : RMP_PATHS_PROBE_BACKOFF;
-			p->next_probe_ns = now +
-					   (ps->cfg.probe_every_ns << shift);
+			p->next_probe_ns = now + ps->cfg.probe_every_ns;
 			return i;
 		}
 	}

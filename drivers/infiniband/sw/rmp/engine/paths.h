@@ -14,14 +14,8 @@
 #define RMP_PATHS_SPORT_MIN		0xc000
 /* Losses in a row, with no delivery between, that make a path dead. */
 #define RMP_PATHS_DEAD_LOSSES		3
-/*
- * Failed probes of a dead path after which its entropy is replaced: about
- * 4 s of them at the probe periods %RMP_PATHS_PROBE_BACKOFF allows, so a
- * link back within seconds finds its paths where they were.
- */
-#define RMP_PATHS_REPLACE_PROBES	16
-/* Each failed probe doubles the period to the next, to 2^this periods. */
-#define RMP_PATHS_PROBE_BACKOFF		4
+/* Failed probes of a dead path after which its entropy is replaced. */
+#define RMP_PATHS_REPLACE_PROBES	3
 /* Fixed-point one for ECN fractions (rmp_path.ecn). */
 #define RMP_PATHS_ONE			1024
 /*

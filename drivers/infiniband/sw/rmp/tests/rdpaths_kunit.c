@@ -642,10 +642,7 @@ static void rmp_rdp_report__reports_stop_no_deaths(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, m->e->d.next_tick, 0ULL);
 }
 
-/*
- * A probe asked for again failed; %RMP_PATHS_REPLACE_PROBES of them, at
- * their growing periods, give the path new entropy.
- */
+/* A probe asked for again failed; three of them give the path new entropy. */
 static void rmp_rdp_pick__failed_probes_replace(struct kunit *test)
 {
 	struct rdp_env *e = env_new(test, 0);
@@ -660,8 +657,8 @@ static void rmp_rdp_pick__failed_probes_replace(struct kunit *test)
 	for (i = 0; i < 3; i++)
 		rmp_rdp_pick(&e->d, psn_at(e, 3 + 4 * i), LEN, now);
 	KUNIT_ASSERT_FALSE(test, rmp_paths_live(&e->ps, 3));
-	for (i = 0; i < RMP_PATHS_REPLACE_PROBES; i++) {
-		now += PROBE << RMP_PATHS_PROBE_BACKOFF;
+	for (i = 0; i < 3; i++) {
+		now += PROBE;
 		KUNIT_ASSERT_EQ(test, rmp_rdp_pick(&e->d, psn_at(e, 13 + 2 * i),
 						   LEN, now), 3U);
 		KUNIT_ASSERT_NE(test, rmp_rdp_pick(&e->d, psn_at(e, 14 + 2 * i),
