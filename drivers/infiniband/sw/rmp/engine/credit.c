@@ -588,10 +588,12 @@ struct rmp_credit_peer *rmp_credit_rx_take_due(struct rmp_credit_rx *rx)
  * @rx: the receiver
  * @now: the time (ns)
  *
- * Return: @now if credit is due now; else the earlier of the time the
- * pacer allows the next packet of credit (if a sender may have it) and
- * the time the first scheduled sender counts as idle;
- * %RMP_CREDIT_NEVER if no sender is scheduled.
+ * Return: @now if credit is due now, or a grant is due again (a sender
+ * holding unused credit asked: it may have lost the grant, and a sender
+ * holding a window's worth gets no new credit to carry it); else the
+ * earlier of the time the pacer allows the next packet of credit (if a
+ * sender may have it) and the time the first scheduled sender counts as
+ * idle; %RMP_CREDIT_NEVER if no sender is scheduled.
  */
 u64 rmp_credit_rx_deadline(const struct rmp_credit_rx *rx, u64 now)
 {
@@ -600,6 +602,8 @@ u64 rmp_credit_rx_deadline(const struct rmp_credit_rx *rx, u64 now)
 	u32 i;
 
 	for (i = 0; i < rx->nactive; i++) {
+		if (rx->active[i]->grant_due)
+			return now;
 		t = rx->active[i]->last_ns + rx->cfg.idle_ns;
 		if (t < at)
 			at = t;

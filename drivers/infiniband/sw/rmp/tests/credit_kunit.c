@@ -323,9 +323,14 @@ static void rmp_credit_rx_request__checks(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, rmp_credit_rx_take_due(rx));
 	/* Nothing due before the pacer allows the next one. */
 	KUNIT_EXPECT_GT(test, rmp_credit_rx_deadline(rx, 0), 0ULL);
-	/* Asking again makes the grant due again: it may have been lost. */
+	/*
+	 * Asking again makes the grant due again, at once, pacer or not: it
+	 * may have been lost, and no new credit would carry it.
+	 */
 	KUNIT_EXPECT_EQ(test, rmp_credit_rx_request(rx, &p, 5, 1), 0);
+	KUNIT_EXPECT_EQ(test, rmp_credit_rx_deadline(rx, 1), 1ULL);
 	KUNIT_EXPECT_PTR_EQ(test, rmp_credit_rx_take_due(rx), &p);
+	KUNIT_EXPECT_GT(test, rmp_credit_rx_deadline(rx, 1), 1ULL);
 	rmp_credit_rx_forget(rx, &p);
 	KUNIT_EXPECT_EQ(test, rx->nactive, 0U);
 	KUNIT_EXPECT_EQ(test, rmp_credit_rx_deadline(rx, 0), RMP_CREDIT_NEVER);
