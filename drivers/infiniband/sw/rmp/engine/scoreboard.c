@@ -222,13 +222,14 @@ static bool rmp_sb_overtaken(const struct rmp_sb *sb,
 }
 
 /*
- * Lose the PSNs in [@una, @end) still in flight that @how picks: for
- * %RMP_SB_ON_PATH, those on path @arg. Their paths are blamed, except
- * with %RMP_SB_ALL, which blames only the paths of PSNs sent before
- * @arg (0: none).
+ * Lose the PSNs in [@una, @end) still in flight that @how picks (for
+ * %RMP_SB_ON_PATH, those on @path). Their paths are blamed, except with
+ * %RMP_SB_ALL, which blames only the paths of PSNs sent before
+ * @blame_before (0: none).
  */
 static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
-		       u32 end, u64 now, enum rmp_sb_scan how, u64 arg)
+		       u32 end, u64 now, enum rmp_sb_scan how, u32 path,
+		       u64 blame_before)
 {
 	u32 n = rmp_psn_sub(end, una), i, count = 0;
 	bool lost;
@@ -243,11 +244,12 @@ static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		if (how == RMP_SB_OVERTAKEN)
 			lost = rmp_sb_overtaken(sb, ps, rec, now);
 		else
-			lost = how == RMP_SB_ALL || rec->path == arg;
+			lost = how == RMP_SB_ALL || rec->path == path;
 		if (!lost)
 			continue;
 		rmp_sb_lose(sb, ps, rec,
-			    how != RMP_SB_ALL || rec->sent_ns < arg, now);
+			    how != RMP_SB_ALL || rec->sent_ns < blame_before,
+			    now);
 		rec->overtaken = how == RMP_SB_OVERTAKEN;
 		count++;
 	}
@@ -293,7 +295,7 @@ u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
 		rec->state = RMP_SB_SACKED;
 		sb->stats.sacked++;
 	}
-	i = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_OVERTAKEN, 0);
+	i = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_OVERTAKEN, 0, 0);
 	sb->stats.lost += i;
 	return i;
 }
@@ -349,7 +351,7 @@ void rmp_sb_ecn(struct rmp_sb *sb, u32 una, u32 end,
 u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		     u32 end, u32 path, u64 now)
 {
-	u32 n = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ON_PATH, path);
+	u32 n = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ON_PATH, path, 0);
 
 	sb->stats.dead_moved += n;
 	return n;
@@ -370,7 +372,7 @@ u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
  */
 u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end)
 {
-	return rmp_sb_scan(sb, ps, una, end, 0, RMP_SB_ALL, 0);
+	return rmp_sb_scan(sb, ps, una, end, 0, RMP_SB_ALL, 0, 0);
 }
 
 /**
@@ -398,7 +400,7 @@ u32 rmp_sb_ack_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 {
 	u64 before = ps->delivered_ns ? ps->delivered_ns + timeout : 0;
 
-	return rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ALL, before);
+	return rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ALL, 0, before);
 }
 
 /**
