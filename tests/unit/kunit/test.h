@@ -193,6 +193,8 @@ static inline void *kunit_kzalloc(struct kunit *test, size_t size,
 	KUNIT_SHIM_BINARY(t, false, l, !=, r, __VA_ARGS__)
 #define KUNIT_EXPECT_LT_MSG(t, l, r, ...) \
 	KUNIT_SHIM_BINARY(t, false, l, <, r, __VA_ARGS__)
+#define KUNIT_EXPECT_GE_MSG(t, l, r, ...) \
+	KUNIT_SHIM_BINARY(t, false, l, >=, r, __VA_ARGS__)
 #define KUNIT_EXPECT_TRUE_MSG(t, c, ...) \
 	KUNIT_SHIM_BOOL(t, false, c, true, __VA_ARGS__)
 #define KUNIT_EXPECT_FALSE_MSG(t, c, ...) \

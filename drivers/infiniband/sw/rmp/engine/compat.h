@@ -85,4 +85,10 @@ typedef uint64_t __le64;
 
 #endif /* __KERNEL__ */
 
+/* The index of the lowest set bit of @x, not 0. */
+static inline unsigned int rmp_ctz64(u64 x)
+{
+	return __builtin_ctzll(x);
+}
+
 #endif /* RMP_ENGINE_COMPAT_H */

@@ -22,7 +22,7 @@
  * &rmp_paths_cfg.dead_after_ns while another path delivered packets sent
  * after its silence began. Its traffic moves to the other paths at once
  * (rmp_paths_pick() no longer returns it); it is probed every
- * &rmp_paths_cfg.probe_every_ns (rmp_paths_probe_due()), and a delivered
+ * &rmp_paths_cfg.probe_every_ns (rmp_paths_probes_due()), and a delivered
  * probe brings it back. After %RMP_PATHS_REPLACE_PROBES lost probes in a
  * row (rmp_paths_probe_lost()) its entropy is replaced, in case the route,
  * not the link, is what failed.
@@ -559,28 +559,48 @@ void rmp_paths_silent_kill(struct rmp_paths *ps, u32 idx, u64 now)
 }
 
 /**
- * rmp_paths_probe_due() - a dead path to probe now
+ * rmp_paths_probes_due() - the dead paths to probe now
  * @ps: the path set
  * @now: the time (ns)
  *
- * The caller sends one packet on the path (and reports it like any other);
- * the path's next probe is then due a period later.
+ * The caller sends one packet on each (rmp_paths_take_probe()) and reports
+ * it like any other; each path's next probe is then due a period later.
+ * Paths that died together come due together, so all of them are returned.
  *
- * Return: the path's index, or -ENOENT if no probe is due.
+ * Return: bit i set for path i, 0 if no probe is due.
  */
-int rmp_paths_probe_due(struct rmp_paths *ps, u64 now)
+u64 rmp_paths_probes_due(struct rmp_paths *ps, u64 now)
 {
-	struct rmp_path *p;
+	u64 due = 0;
 	u32 i;
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
-		p = &ps->path[i];
-		if (!rmp_paths_live(ps, i) && p->next_probe_ns <= now) {
-			p->next_probe_ns = now + ps->cfg.probe_every_ns;
-			return i;
+		if (!rmp_paths_live(ps, i) && ps->path[i].next_probe_ns <= now) {
+			ps->path[i].next_probe_ns = now + ps->cfg.probe_every_ns;
+			due |= 1ULL << i;
 		}
 	}
-	return -ENOENT;
+	return due;
+}
+
+/**
+ * rmp_paths_take_probe() - the dead path the next new packet probes
+ * @ps: the path set
+ * @due: paths due a probe (rmp_paths_probes_due()); the one returned is
+ *	taken out, and so are those that came back meanwhile
+ *
+ * Return: the lowest path in @due still dead, or -ENOENT if none is.
+ */
+int rmp_paths_take_probe(const struct rmp_paths *ps, u64 *due)
+{
+	u32 idx;
+
+	*due &= ~ps->live_mask;
+	if (!*due)
+		return -ENOENT;
+	idx = rmp_ctz64(*due);
+	*due &= *due - 1;
+	return idx;
 }
 
 /**

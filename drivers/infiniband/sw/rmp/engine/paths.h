@@ -200,7 +200,8 @@ void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx, u64 now);
 void rmp_paths_forget(struct rmp_paths *ps, u32 idx);
 void rmp_paths_tick(struct rmp_paths *ps, u64 now);
 void rmp_paths_silent_kill(struct rmp_paths *ps, u32 idx, u64 now);
-int rmp_paths_probe_due(struct rmp_paths *ps, u64 now);
+u64 rmp_paths_probes_due(struct rmp_paths *ps, u64 now);
+int rmp_paths_take_probe(const struct rmp_paths *ps, u64 *due);
 u64 rmp_paths_deadline(const struct rmp_paths *ps);
 
 #endif /* RMP_ENGINE_PATHS_H */

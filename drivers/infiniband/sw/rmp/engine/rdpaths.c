@@ -156,12 +156,9 @@ static void rmp_rdp_silence(struct rmp_rdp *d, u64 now)
  */
 static void rmp_rdp_tick(struct rmp_rdp *d, u64 was_live, u64 now)
 {
-	int probe;
-
 	rmp_paths_tick(d->ps, now);
 	rmp_rdp_deaths(d, was_live, now);
-	while ((probe = rmp_paths_probe_due(d->ps, now)) >= 0)
-		d->probes |= 1ULL << probe;
+	d->probes |= rmp_paths_probes_due(d->ps, now);
 	d->next_tick = rmp_paths_deadline(d->ps);
 }
 
@@ -184,7 +181,7 @@ u32 rmp_rdp_pick(struct rmp_rdp *d, u32 psn, u32 len, u64 now)
 {
 	u32 nrec = d->sb->mask + 1, path;
 	enum rmp_sb_state state;
-	bool probe;
+	int probe = -ENOENT;
 	u64 live;
 
 	psn = rmp_psn_mask(psn);
@@ -205,16 +202,13 @@ u32 rmp_rdp_pick(struct rmp_rdp *d, u32 psn, u32 len, u64 now)
 		state = RMP_SB_LOST;
 		d->stats.blind++;
 	}
-	/* A path that came back meanwhile needs no probe. */
-	d->probes &= ~d->ps->live_mask;
-	probe = d->probes && state == RMP_SB_NONE;
-	path = probe ? rmp_ctz64(d->probes) : rmp_paths_pick(d->ps, now);
-	if (probe)
-		d->probes &= d->probes - 1;
+	if (state == RMP_SB_NONE)
+		probe = rmp_paths_take_probe(d->ps, &d->probes);
+	path = probe >= 0 ? (u32)probe : rmp_paths_pick(d->ps, now);
 	if (state == RMP_SB_SENT)
 		d->stats.again++;
 	live = d->ps->live_mask;
-	rmp_sb_sent(d->sb, d->ps, psn, len, path, probe, now);
+	rmp_sb_sent(d->sb, d->ps, psn, len, path, probe >= 0, now);
 	if (!rmp_psn_before(psn, d->end))
 		d->end = rmp_psn_add(psn, 1);
 	if (live != d->ps->live_mask) {

@@ -222,7 +222,6 @@ int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
 	r->state = RMP_REQ_RUN;
 	r->retries_left = cfg->retry_cnt;
 	r->rnr_left = cfg->rnr_retry;
-	r->probe = -1;
 	return 0;
 }
 
@@ -247,7 +246,7 @@ int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 	r->paths = ps;
 	r->sb = sb;
 	r->spray_end = r->una;
-	r->probe = -1;
+	r->probes = 0;
 	if (r->max_inflight > sb->mask + 1)
 		r->max_inflight = sb->mask + 1;
 	return 0;
@@ -1104,7 +1103,6 @@ static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
 {
 	u64 at = rmp_req_paths_deadline(r), live;
 	unsigned int ev = 0;
-	int probe;
 
 	if (!at || now < at)
 		return 0;
@@ -1114,9 +1112,7 @@ static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
 	live = r->paths->live_mask;
 	rmp_paths_tick(r->paths, now);
 	ev |= rmp_req_dead_paths(r, live, now);
-	/* Each due probe is taken, so none stays due; the newest is sent. */
-	while ((probe = rmp_paths_probe_due(r->paths, now)) >= 0)
-		r->probe = probe;
+	r->probes |= rmp_paths_probes_due(r->paths, now);
 	return ev;
 }
 
@@ -1297,14 +1293,14 @@ int rmp_req_read_report(struct rmp_req *r, struct rmp_sack *s, u16 *sport)
  */
 static void rmp_req_spray(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 {
-	bool probe = r->probe >= 0 && !pkt->retry;
-	u32 path = probe ? (u32)r->probe : rmp_paths_pick(r->paths, now);
+	int probe = pkt->retry ? -ENOENT :
+		    rmp_paths_take_probe(r->paths, &r->probes);
+	u32 path = probe >= 0 ? (u32)probe : rmp_paths_pick(r->paths, now);
 
-	if (probe)
-		r->probe = -1;
 	pkt->sport = r->paths->path[path].sport;
 	pkt->sprayed = true;
-	rmp_sb_sent(r->sb, r->paths, pkt->psn, pkt->len, path, probe, now);
+	rmp_sb_sent(r->sb, r->paths, pkt->psn, pkt->len, path, probe >= 0,
+		    now);
 	if (!rmp_psn_before(pkt->psn, r->spray_end))
 		r->spray_end = rmp_psn_add(pkt->psn, 1);
 	r->stats.sprayed++;

@@ -365,8 +365,8 @@ struct rmp_req_stats {
  * @sb: multipath: the scoreboard, owned by the caller
  * @spray_end: multipath: one past the highest PSN sprayed; packets that
  *	are not sprayed wait until everything before it is acknowledged
- * @probe: multipath: a dead path due a probe, the next sprayed packet's,
- *	or -1
+ * @probes: multipath: the dead paths due a probe, bit i for path i: each
+ *	takes the next packet sprayed for the first time, the lowest first
  * @plain_path: multipath: packets that are not sprayed go on the live
  *	path of this rank (rmp_paths_nth_live()); each ACK timeout moves
  *	them to the next
@@ -442,7 +442,7 @@ struct rmp_req {
 	struct rmp_paths *paths;
 	struct rmp_sb *sb;
 	u32 spray_end;
-	int probe;
+	u64 probes;
 	u32 plain_path;
 
 	struct rmp_dcqcn *pacer;

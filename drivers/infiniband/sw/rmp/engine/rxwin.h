@@ -9,12 +9,6 @@
 #include "compat.h"
 #include "psn.h"
 
-/* The index of the lowest set bit of @x, not 0. */
-static inline unsigned int rmp_ctz64(u64 x)
-{
-	return __builtin_ctzll(x);
-}
-
 #define RMP_RXWIN_MIN		64U
 #define RMP_RXWIN_MAX		1024U
 #define RMP_RXWIN_WORDS		(RMP_RXWIN_MAX / 64)

@@ -75,6 +75,8 @@ struct mp_case {
 	u64 up_at[LINKS];	/* a link that went down is back */
 	u32 late;		/* packets sent before the peer agreed */
 	bool only_sends;	/* every WQE a SEND */
+	u64 gap;		/* the requester's pace; 0: SEND_GAP */
+	u64 tick;		/* its timer runs on multiples only; 0: any */
 };
 
 struct mp_env {
@@ -102,6 +104,7 @@ struct mp_env {
 	u32 posted, completed;
 	u64 sprayed_bytes;	/* payload of the sprayed packets sent */
 	u32 on_link[LINKS];	/* packets sent on each link */
+	u32 probes[NPATHS];	/* packets sent on each path while dead */
 	u32 rsp_on_link[LINKS];	/* READ responses sent on each link */
 	u32 rsp_rx_link[LINKS];	/* READ responses that came over each */
 	u64 now;
@@ -466,6 +469,17 @@ static void mp_report(struct kunit *test, struct mp_env *e)
 	fab_put(test, e, &e->fwd[fab_link_of(sport)], &p);
 }
 
+static void mp_sprayed(struct mp_env *e, const struct rmp_req_pkt *pkt)
+{
+	u32 i;
+
+	e->sprayed_bytes += pkt->len;
+	for (i = 0; i < NPATHS; i++)
+		if (e->ps.path[i].sport == pkt->sport &&
+		    !rmp_paths_live(&e->ps, i))
+			e->probes[i]++;
+}
+
 static void mp_run(struct kunit *test, struct mp_env *e,
 		   const struct mp_case *c)
 {
@@ -495,7 +509,7 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 			}
 		}
 		dl = rmp_req_deadline(&e->r);
-		if (dl && dl <= e->now)
+		if (dl && dl <= e->now && (!c->tick || !(e->now % c->tick)))
 			rmp_req_timer(&e->r, e->now);
 		mp_report(test, e);
 		mp_post(test, e, c);
@@ -505,10 +519,10 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 			struct fab_pkt fp = { .pkt = pkt };
 
 			if (pkt.sprayed)
-				e->sprayed_bytes += pkt.len;
+				mp_sprayed(e, &pkt);
 			e->on_link[fab_link_of(pkt.sport)]++;
 			fab_put(test, e, &e->fwd[fab_link_of(pkt.sport)], &fp);
-			next_send = e->now + SEND_GAP;
+			next_send = e->now + (c->gap ?: SEND_GAP);
 		}
 		mp_complete(test, e);
 		e->now += US / 4;
@@ -516,30 +530,30 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 }
 
 static const struct mp_case mp_cases[] = {
-	{ "4 links, no loss, skewed delays",
-	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
-	  RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
-	{ "equal links, no loss, SENDs between WRITEs",
-	  { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {}, true, 0,
-	  RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
-	{ "2% loss on every link",
-	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 160, RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
-	{ "one link 20% loss",
-	  { 30 * US, 30 * US, 30 * US, 30 * US }, { 0, 200, 0, 0 }, {},
-	  false, 200, RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
-	{ "one link goes dark at 200 us",
-	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 300, RMP_SPRAY_RR, false, false, 0, false, {}, 0, false },
-	{ "READs between WRITEs, skewed delays",
-	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, {}, false, 0,
-	  RMP_SPRAY_RR, false, true, 0, false, {}, 0, false },
-	{ "READs and SENDs, 2% loss, 5% responses twice",
-	  { 20 * US, 35 * US, 50 * US, 80 * US }, { 20, 20, 20, 20 }, {},
-	  true, 250, RMP_SPRAY_RR, false, true, 50, false, {}, 0, false },
-	{ "READs, one link goes dark at 200 us",
-	  { 20 * US, 35 * US, 50 * US, 80 * US }, {}, { 0, 0, 200 * US, 0 },
-	  true, 400, RMP_SPRAY_RR, false, true, 0, false, {}, 0, false },
+	{ .name = "4 links, no loss, skewed delays",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US } },
+	{ .name = "equal links, no loss, SENDs between WRITEs",
+	  .delay = { 30 * US, 30 * US, 30 * US, 30 * US }, .sends = true },
+	{ .name = "2% loss on every link",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .loss = { 20, 20, 20, 20 }, .sends = true, .max_retrans = 160 },
+	{ .name = "one link 20% loss",
+	  .delay = { 30 * US, 30 * US, 30 * US, 30 * US },
+	  .loss = { 0, 200, 0, 0 }, .max_retrans = 200 },
+	{ .name = "one link goes dark at 200 us",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .down_from = { 0, 0, 200 * US, 0 }, .sends = true,
+	  .max_retrans = 300 },
+	{ .name = "READs between WRITEs, skewed delays",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US }, .reads = true },
+	{ .name = "READs and SENDs, 2% loss, 5% responses twice",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .loss = { 20, 20, 20, 20 }, .sends = true, .max_retrans = 250,
+	  .reads = true, .dup = 50 },
+	{ .name = "READs, one link goes dark at 200 us",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .down_from = { 0, 0, 200 * US, 0 }, .sends = true,
+	  .max_retrans = 400, .reads = true },
 	{ .name = "agreed after 3 packets, every WQE already posted",
 	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US }, .late = 3 },
 };
@@ -629,9 +643,8 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 static void rmp_multipath__dead_link_paths_die(struct kunit *test)
 {
 	struct mp_case c = {
-		"dark link", { 20 * US, 20 * US, 20 * US, 20 * US }, {},
-		{ 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, false, 0,
-		false, {}, 0, false,
+		.name = "dark link", .delay = { 20 * US, 20 * US, 20 * US, 20 * US },
+		.down_from = { 0, 0, 0, 1 },
 	};
 	u32 i, dark, died, rdark, rdied, round, repairs[2] = {};
 
@@ -723,10 +736,11 @@ static void rmp_multipath__plain_traffic_leaves_a_dark_path(struct kunit *test)
  */
 static void rmp_multipath__read_paths_revive(struct kunit *test)
 {
-	struct mp_case c = {
-		"dark link, back at 5 ms", { 20 * US, 20 * US, 20 * US, 20 * US },
-		{}, { 0, 0, 0, 1 }, false, 0, RMP_SPRAY_RR, false, true, 0,
-		false, { 0, 0, 0, 5 * MS }, 0, false,
+	const struct mp_case c = {
+		.name = "dark link, back at 5 ms",
+		.delay = { 20 * US, 20 * US, 20 * US, 20 * US },
+		.down_from = { 0, 0, 0, 1 }, .reads = true,
+		.up_at = { 0, 0, 0, 5 * MS },
 	};
 	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	u32 i, rdark = 0, rdied = 0, revived = 0, live = 0;
@@ -765,6 +779,50 @@ static u32 mp_busiest_link(const struct mp_env *e)
 }
 
 /*
+ * A link dark for a while, then back, under a timer that runs late (on
+ * whole milliseconds): the paths on the link die in the same run and come
+ * due for a probe at the same instants. Each of them is probed every
+ * period (not only the last one found due), and all of them are live
+ * again at the end.
+ */
+static void rmp_multipath__write_paths_revive(struct kunit *test)
+{
+	const struct mp_case c = {
+		.name = "dark link, back at 6 ms, a coarse timer",
+		.delay = { 20 * US, 20 * US, 20 * US, 20 * US },
+		.max_retrans = 400, .gap = 30 * US, .tick = 1 * MS,
+	};
+	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u32 i, link, dark = 0, died = 0, live = 0, bad = 0, off, probes = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	mp_setup(test, e, &c);
+	link = mp_busiest_link(e);
+	e->fwd[link].down_from = 1;
+	e->fwd[link].up_at = 6 * MS;
+	for (i = 0; i < NPATHS; i++)
+		dark += fab_link_of(e->ps.path[i].sport) == link;
+	KUNIT_ASSERT_TRUE_MSG(test, dark >= 2, "one path on link %u", link);
+	mp_run(test, e, &c);
+	for (i = 0; i < NPATHS; i++) {
+		died += e->ps.path[i].stats.deaths > 0;
+		live += rmp_paths_live(&e->ps, i);
+		/* Dead from about 2.4 ms, probed at 4, 5 and 6 ms. */
+		if (e->ps.path[i].stats.deaths)
+			KUNIT_EXPECT_GE_MSG(test, e->probes[i], 3U, "path %u", i);
+		probes += e->probes[i];
+	}
+	for (off = 0; off < WQES * WQE_LEN; off++)
+		bad += e->remote[off] != pattern(off / WQE_LEN, off % WQE_LEN);
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_GE(test, died, dark);
+	KUNIT_EXPECT_EQ(test, live, NPATHS);
+	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
+	kunit_info(test, "%u of %u paths on the dark link died, %u probes, %u live at the end, %u ms\n",
+		   died, dark, probes, live, (u32)(e->now / MS));
+}
+
+/*
  * Weighted spraying over equal links, one of which marks every packet CE.
  * Without ECN echo the marked link carries its paths' share; with it the
  * marks come back in the SACKs, the paths on that link take a smaller
@@ -773,8 +831,9 @@ static u32 mp_busiest_link(const struct mp_env *e)
 static void rmp_multipath__weighted_avoids_marked_link(struct kunit *test)
 {
 	struct mp_case c = {
-		"marked link", { 30 * US, 30 * US, 30 * US, 30 * US }, {}, {},
-		false, 0, RMP_SPRAY_WEIGHTED, false, false, 0, false, {}, 0, false,
+		.name = "marked link",
+		.delay = { 30 * US, 30 * US, 30 * US, 30 * US },
+		.spray = RMP_SPRAY_WEIGHTED,
 	};
 	u32 share[2], marked, total, i, echo;
 	u64 ecn;
@@ -931,6 +990,7 @@ static struct kunit_case rmp_multipath_cases[] = {
 	KUNIT_CASE_PARAM(rmp_multipath__transfers_verified, mp_gen_params),
 	KUNIT_CASE(rmp_multipath__dead_link_paths_die),
 	KUNIT_CASE(rmp_multipath__read_paths_revive),
+	KUNIT_CASE(rmp_multipath__write_paths_revive),
 	KUNIT_CASE(rmp_multipath__plain_traffic_leaves_a_dark_path),
 	KUNIT_CASE(rmp_multipath__read_responses_checked),
 	KUNIT_CASE(rmp_multipath__weighted_avoids_marked_link),

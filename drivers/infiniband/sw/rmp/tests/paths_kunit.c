@@ -277,7 +277,7 @@ static void rmp_paths_pick__weighted_skips_dead_paths(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count[3], 100);
 	/* A delivered probe brings it back into the rotation. */
 	t += base_cfg.probe_every_ns;
-	KUNIT_ASSERT_EQ(test, rmp_paths_probe_due(ps, t), 1);
+	KUNIT_ASSERT_EQ(test, rmp_paths_probes_due(ps, t), 1ULL << 1);
 	roundtrip(ps, 1, t, 20 * US, false);
 	memset(count, 0, sizeof(count));
 	for (i = 0; i < 400; i++)
@@ -483,8 +483,7 @@ static void rmp_paths_kill__last_path_lives(struct kunit *test)
 	kill_path(ps, 0, t);
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 0));
 	KUNIT_EXPECT_EQ(test, rmp_paths_pick(ps, t), 0);
-	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t + 100 * MS),
-			-ENOENT);
+	KUNIT_EXPECT_EQ(test, rmp_paths_probes_due(ps, t + 100 * MS), 0ULL);
 }
 
 static void rmp_paths_probe__revives(struct kunit *test)
@@ -495,13 +494,13 @@ static void rmp_paths_probe__revives(struct kunit *test)
 
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	kill_path(ps, 3, died);
-	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, died), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rmp_paths_probes_due(ps, died), 0ULL);
 	t = died + base_cfg.probe_every_ns - 1;
-	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rmp_paths_probes_due(ps, t), 0ULL);
 	t++;
-	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t), 3);
+	KUNIT_EXPECT_EQ(test, rmp_paths_probes_due(ps, t), 1ULL << 3);
 	/* Not again until a period later. */
-	KUNIT_EXPECT_EQ(test, rmp_paths_probe_due(ps, t), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rmp_paths_probes_due(ps, t), 0ULL);
 	rmp_paths_sent(ps, 3, LEN, t);
 	rmp_paths_delivered(ps, 3, LEN, t + 20 * US, 20 * US, false);
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 3));
@@ -513,12 +512,37 @@ static void rmp_paths_probe__revives(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, count[i], 100);
 }
 
+/*
+ * Paths that died together come due together, each is probed once, the
+ * lowest first, and one that came back meanwhile is not probed.
+ */
+static void rmp_paths_probe__all_due_together(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS, due;
+
+	setup(test, ps, 8, RMP_SPRAY_RR);
+	kill_path(ps, 5, t);
+	kill_path(ps, 2, t);
+	kill_path(ps, 6, t);
+	t += base_cfg.probe_every_ns;
+	due = rmp_paths_probes_due(ps, t);
+	KUNIT_EXPECT_EQ(test, due, (1ULL << 2) | (1ULL << 5) | (1ULL << 6));
+	KUNIT_EXPECT_EQ(test, rmp_paths_take_probe(ps, &due), 2);
+	rmp_paths_sent(ps, 5, LEN, t);
+	rmp_paths_delivered(ps, 5, LEN, t + 20 * US, 20 * US, false);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 5));
+	KUNIT_EXPECT_EQ(test, rmp_paths_take_probe(ps, &due), 6);
+	KUNIT_EXPECT_EQ(test, rmp_paths_take_probe(ps, &due), -ENOENT);
+	KUNIT_EXPECT_EQ(test, due, 0ULL);
+}
+
 static void rmp_paths_probe__lost_probes_replace_entropy(struct kunit *test)
 {
 	struct rmp_paths *ps = new_set(test);
-	u16 old;
-	u64 t = MS;
+	u64 t = MS, due;
 	int i, idx;
+	u16 old;
 	u32 j;
 
 	setup(test, ps, 4, RMP_SPRAY_RR);
@@ -527,8 +551,10 @@ static void rmp_paths_probe__lost_probes_replace_entropy(struct kunit *test)
 	for (i = 0; i < RMP_PATHS_REPLACE_PROBES; i++) {
 		KUNIT_EXPECT_EQ(test, ps->path[2].sport, old);
 		t += base_cfg.probe_every_ns;
-		idx = rmp_paths_probe_due(ps, t);
+		due = rmp_paths_probes_due(ps, t);
+		idx = rmp_paths_take_probe(ps, &due);
 		KUNIT_ASSERT_EQ(test, idx, 2);
+		KUNIT_EXPECT_EQ(test, due, 0ULL);
 		rmp_paths_sent(ps, idx, LEN, t);
 		rmp_paths_probe_lost(ps, idx, t);
 	}
@@ -727,6 +753,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_lost__losses_in_a_row_kill),
 	KUNIT_CASE(rmp_paths_kill__last_path_lives),
 	KUNIT_CASE(rmp_paths_probe__revives),
+	KUNIT_CASE(rmp_paths_probe__all_due_together),
 	KUNIT_CASE(rmp_paths_probe__lost_probes_replace_entropy),
 	KUNIT_CASE(rmp_paths_tick__leaves_congested_routes),
 	KUNIT_CASE(rmp_paths_tick__old_route_tells_nothing),
