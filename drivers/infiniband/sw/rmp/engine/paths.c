@@ -44,8 +44,17 @@
  * &rmp_paths_cfg.late_news), runs hot; one that runs hot
  * %RMP_PATHS_HOT_EPOCHS epochs in a row leaves its route, the most marked
  * first, then the slowest, one path at a time: after a move, every path
- * is judged on the epochs that follow it only. Marks everywhere move
- * nothing: no route is better. Leaving a route is taking a fresh entropy
+ * is judged on the epochs that follow it only. Marks everywhere show no
+ * route better than another, but the routes in use may not be all there
+ * are: the paths can all hash onto a few links while another carries
+ * nothing (a link that came back after its paths took fresh entropy, or
+ * one no entropy value drew), and a route that is not used is never
+ * measured. So after %RMP_PATHS_EXPLORE_EPOCHS epochs in a row with a
+ * thirty-second or more of every delivery marked and no move, the most
+ * marked path leaves its route anyway. That bounds the cost where no
+ * route is better (a congested receiver's link): one path in 8 epochs'
+ * worth of deliveries starts its estimates over. Leaving a route is
+ * taking a fresh entropy
  * value (a new route, probably, which may also be a link that came back);
  * the estimates start over, and what the packets sent before on the old
  * value tell is not held against the new one: their deliveries and losses
@@ -462,13 +471,13 @@ static bool rmp_paths_hotter(const struct rmp_path *p,
 
 /*
  * End of a balance epoch: each live path runs hot or cools down; the
- * hottest that ran hot long enough leaves its route. The counts start
- * over.
+ * hottest that ran hot long enough leaves its route, or, after enough
+ * epochs marked everywhere, the most marked. The counts start over.
  */
 static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 {
+	struct rmp_path *p, *leave = NULL, *hottest = NULL;
 	u32 i, delivered = 0, marked = 0, best_srtt;
-	struct rmp_path *p, *leave = NULL;
 
 	/* Round trips learnt late say nothing of the route. */
 	best_srtt = ps->cfg.late_news ? 0 : rmp_paths_best_srtt(ps);
@@ -488,13 +497,24 @@ static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 			p->hot++;
 		if (p->hot >= RMP_PATHS_HOT_EPOCHS && rmp_paths_hotter(p, leave))
 			leave = p;
-		p->epoch_delivered = 0;
-		p->epoch_marked = 0;
+		if (rmp_paths_live(ps, i) && p->epoch_delivered &&
+		    rmp_paths_hotter(p, hottest))
+			hottest = p;
+	}
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		ps->path[i].epoch_delivered = 0;
+		ps->path[i].epoch_marked = 0;
 	}
 	ps->epoch_delivered = 0;
+	if (leave || (u64)marked * RMP_PATHS_ONE <
+		     (u64)delivered * RMP_PATHS_HOT_MARGIN)
+		ps->congested = 0;
+	else if (++ps->congested >= RMP_PATHS_EXPLORE_EPOCHS)
+		leave = hottest;
 	if (!leave)
 		return;
 	rmp_paths_replace(ps, leave, now);
+	ps->congested = 0;
 	/*
 	 * The queues the move relieves take a while to drain: judge the
 	 * others again only on epochs that start after it.

@@ -592,6 +592,7 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 {
 	static const int one_hot[4] = { 0, 2, 0, 0 };
 	static const int two_hot[4] = { 0, 2, 2, 0 };
+	static const int two_unequal[8] = { 0, 0, 0, 0, 0, 0, 2, 1 };
 	static const int all_hot[4] = { 1, 1, 1, 1 };
 	static const int cool[4] = { 0, 0, 0, 0 };
 	struct rmp_paths *ps = new_set(test);
@@ -632,9 +633,16 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced +
 			ps->path[2].stats.replaced, 2);
 
-	/* Marks everywhere: no route is better, none is left. */
+	/* Two hot paths: the more marked one leaves first. */
+	setup(test, ps, 8, RMP_SPRAY_RR);
+	t = epoch(ps, 8, t, two_unequal);
+	t = epoch(ps, 8, t, two_unequal);
+	KUNIT_EXPECT_EQ(test, ps->path[6].stats.replaced, 0);
+	KUNIT_EXPECT_EQ(test, ps->path[7].stats.replaced, 1);
+
+	/* Marks everywhere: no route is better, none is left for a while. */
 	setup(test, ps, 4, RMP_SPRAY_RR);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < RMP_PATHS_EXPLORE_EPOCHS - 1; i++)
 		t = epoch(ps, 4, t, all_hot);
 	for (i = 0; i < 4; i++)
 		KUNIT_EXPECT_EQ(test, ps->path[i].stats.replaced, 0);
@@ -644,6 +652,65 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 	for (i = 0; i < 4; i++)
 		t = epoch(ps, 4, t, i % 2 ? cool : one_hot);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
+}
+
+/*
+ * @epochs epochs, path i's deliveries marked every one (1), none (0) or
+ * one in @mark[i]; the paths' entropy replacements so far, none hot.
+ */
+static u32 explored(struct kunit *test, struct rmp_paths *ps, u64 *t,
+		    const int *mark, u32 epochs)
+{
+	u32 i, moved = 0;
+
+	for (i = 0; i < epochs; i++)
+		*t = epoch(ps, 4, *t, mark);
+	for (i = 0; i < 4; i++) {
+		KUNIT_EXPECT_EQ(test, ps->path[i].hot, 0);
+		moved += ps->path[i].stats.replaced;
+	}
+	return moved;
+}
+
+/*
+ * Marked everywhere, with no route better than another, for
+ * RMP_PATHS_EXPLORE_EPOCHS epochs in a row: the most marked path tries a
+ * fresh route (the routes used may not be all there are), one path per
+ * that many epochs. Light marks, or an epoch unmarked between, explore
+ * nothing.
+ */
+static void rmp_paths_tick__explores_when_marked_everywhere(struct kunit *test)
+{
+	static const int all_hot[4] = { 1, 1, 1, 1 };
+	static const int third_most[4] = { 2, 2, 1, 2 };
+	static const int light[4] = { 33, 33, 0, 0 };
+	static const int cool[4] = { 0, 0, 0, 0 };
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS;
+	u16 old;
+	u32 i;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	old = ps->path[2].sport;
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, third_most,
+				       RMP_PATHS_EXPLORE_EPOCHS - 1), 0U);
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, third_most, 1), 1U);
+	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
+	KUNIT_EXPECT_NE(test, ps->path[2].sport, old);
+	/* The count starts over after a move. */
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot,
+				       RMP_PATHS_EXPLORE_EPOCHS - 1), 1U);
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 1), 2U);
+	/* The first of equals. */
+	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 1);
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, light,
+				       4 * RMP_PATHS_EXPLORE_EPOCHS), 0U);
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	for (i = 0; i < 4 * RMP_PATHS_EXPLORE_EPOCHS; i++)
+		t = epoch(ps, 4, t, i % RMP_PATHS_EXPLORE_EPOCHS ? all_hot : cool);
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, cool, 0), 0U);
 }
 
 /*
@@ -756,6 +823,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_probe__all_due_together),
 	KUNIT_CASE(rmp_paths_probe__lost_probes_replace_entropy),
 	KUNIT_CASE(rmp_paths_tick__leaves_congested_routes),
+	KUNIT_CASE(rmp_paths_tick__explores_when_marked_everywhere),
 	KUNIT_CASE(rmp_paths_tick__old_route_tells_nothing),
 	KUNIT_CASE(rmp_paths_tick__leaves_slow_routes),
 	{}
