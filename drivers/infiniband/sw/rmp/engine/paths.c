@@ -50,15 +50,15 @@
  * nothing (a link that came back after its paths took fresh entropy, or
  * one no entropy value drew), and a route that is not used is never
  * measured. So after %RMP_PATHS_EXPLORE_EPOCHS epochs in a row with a
- * thirty-second or more of every delivery marked and no move, the most
- * marked path leaves its route anyway. That bounds the cost where no
- * route is better (a congested receiver's link): one path in 8 epochs'
- * worth of deliveries starts its estimates over. Leaving a route is
- * taking a fresh entropy
- * value (a new route, probably, which may also be a link that came back);
- * the estimates start over, and what the packets sent before on the old
- * value tell is not held against the new one: their deliveries and losses
- * count, but feed no estimate and kill nothing.
+ * thirty-second or more of all deliveries marked and no move, the most
+ * marked of two live paths or more leaves its route anyway (a single path
+ * keeps its port: one route is as good as another for it). Where no route
+ * is better (a congested receiver's link) that costs one path's estimates
+ * every %RMP_PATHS_EXPLORE_EPOCHS epochs. Leaving a route is taking a
+ * fresh entropy value (a new route, probably, which may also be a link
+ * that came back); the estimates start over, and what the packets sent
+ * before on the old value tell is not held against the new one: their
+ * deliveries and losses count, but feed no estimate and kill nothing.
  *
  * Nothing here allocates, sleeps or reads a clock: times come from the
  * caller, so tests drive a path set with a fake clock.
@@ -506,8 +506,8 @@ static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 		ps->path[i].epoch_marked = 0;
 	}
 	ps->epoch_delivered = 0;
-	if (leave || (u64)marked * RMP_PATHS_ONE <
-		     (u64)delivered * RMP_PATHS_HOT_MARGIN)
+	if (leave || rmp_paths_nlive(ps) < 2 ||
+	    (u64)marked * RMP_PATHS_ONE < (u64)delivered * RMP_PATHS_HOT_MARGIN)
 		ps->congested = 0;
 	else if (++ps->congested >= RMP_PATHS_EXPLORE_EPOCHS)
 		leave = hottest;

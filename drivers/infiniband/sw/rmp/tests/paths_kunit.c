@@ -677,7 +677,7 @@ static u32 explored(struct kunit *test, struct rmp_paths *ps, u64 *t,
  * RMP_PATHS_EXPLORE_EPOCHS epochs in a row: the most marked path tries a
  * fresh route (the routes used may not be all there are), one path per
  * that many epochs. Light marks, or an epoch unmarked between, explore
- * nothing.
+ * nothing; nor does a single path.
  */
 static void rmp_paths_tick__explores_when_marked_everywhere(struct kunit *test)
 {
@@ -711,6 +711,12 @@ static void rmp_paths_tick__explores_when_marked_everywhere(struct kunit *test)
 	for (i = 0; i < 4 * RMP_PATHS_EXPLORE_EPOCHS; i++)
 		t = epoch(ps, 4, t, i % RMP_PATHS_EXPLORE_EPOCHS ? all_hot : cool);
 	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, cool, 0), 0U);
+
+	/* One path keeps its port. */
+	setup(test, ps, 1, RMP_SPRAY_RR);
+	for (i = 0; i < 4 * RMP_PATHS_EXPLORE_EPOCHS; i++)
+		t = epoch(ps, 1, t, all_hot);
+	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 0);
 }
 
 /*
