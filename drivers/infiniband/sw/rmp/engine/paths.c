@@ -604,26 +604,6 @@ u64 rmp_paths_probes_due(struct rmp_paths *ps, u64 now)
 }
 
 /**
- * rmp_paths_take_probe() - the dead path the next new packet probes
- * @ps: the path set
- * @due: paths due a probe (rmp_paths_probes_due()); the one returned is
- *	taken out, and so are those that came back meanwhile
- *
- * Return: the lowest path in @due still dead, or -ENOENT if none is.
- */
-int rmp_paths_take_probe(const struct rmp_paths *ps, u64 *due)
-{
-	u32 idx;
-
-	*due &= ~ps->live_mask;
-	if (!*due)
-		return -ENOENT;
-	idx = rmp_ctz64(*due);
-	*due &= *due - 1;
-	return idx;
-}
-
-/**
  * rmp_paths_deadline() - when the path set next has work
  * @ps: the path set
  *

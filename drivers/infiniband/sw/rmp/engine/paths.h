@@ -208,7 +208,29 @@ void rmp_paths_forget(struct rmp_paths *ps, u32 idx);
 void rmp_paths_tick(struct rmp_paths *ps, u64 now);
 void rmp_paths_silent_kill(struct rmp_paths *ps, u32 idx, u64 now);
 u64 rmp_paths_probes_due(struct rmp_paths *ps, u64 now);
-int rmp_paths_take_probe(const struct rmp_paths *ps, u64 *due);
 u64 rmp_paths_deadline(const struct rmp_paths *ps);
+
+/**
+ * rmp_paths_take_probe() - the dead path the next new packet probes
+ * @ps: the path set
+ * @due: paths due a probe (rmp_paths_probes_due()); the one returned is
+ *	taken out, and so are those that came back meanwhile
+ *
+ * Called for every sprayed packet, hence inline.
+ *
+ * Return: the lowest path in @due still dead, or -ENOENT if none is.
+ */
+static inline int rmp_paths_take_probe(const struct rmp_paths *ps,
+				       u64 *due)
+{
+	u32 idx;
+
+	*due &= ~ps->live_mask;
+	if (!*due)
+		return -ENOENT;
+	idx = rmp_ctz64(*due);
+	*due &= *due - 1;
+	return idx;
+}
 
 #endif /* RMP_ENGINE_PATHS_H */
