@@ -506,7 +506,7 @@ static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 		ps->path[i].epoch_marked = 0;
 	}
 	ps->epoch_delivered = 0;
-	if (leave || rmp_paths_nlive(ps) < 2 ||
+	if (leave || rmp_paths_nlive(ps) < 2 || !marked ||
 	    (u64)marked * RMP_PATHS_ONE < (u64)delivered * RMP_PATHS_HOT_MARGIN)
 		ps->congested = 0;
 	else if (++ps->congested >= RMP_PATHS_EXPLORE_EPOCHS)

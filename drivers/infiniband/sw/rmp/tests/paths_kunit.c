@@ -712,6 +712,21 @@ static void rmp_paths_tick__explores_when_marked_everywhere(struct kunit *test)
 		t = epoch(ps, 4, t, i % RMP_PATHS_EXPLORE_EPOCHS ? all_hot : cool);
 	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, cool, 0), 0U);
 
+	/*
+	 * An epoch whose deliveries were all on paths that died since shows
+	 * no live path marked: it is not counted as marked everywhere.
+	 */
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	for (i = 0; i < RMP_PATHS_EXPLORE_EPOCHS - 1; i++) {
+		traffic(ps, 0, 2 * RMP_PATHS_EPOCH, t, 20 * US, 0);
+		traffic(ps, 1, 2 * RMP_PATHS_EPOCH, t, 20 * US, 0);
+		t += 2 * RMP_PATHS_EPOCH * 100 * US;
+		kill_path(ps, 0, t);
+		kill_path(ps, 1, t);
+		rmp_paths_tick(ps, t);
+	}
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 1), 0U);
+
 	/* One path keeps its port. */
 	setup(test, ps, 1, RMP_SPRAY_RR);
 	for (i = 0; i < 4 * RMP_PATHS_EXPLORE_EPOCHS; i++)
