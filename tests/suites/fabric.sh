@@ -24,6 +24,8 @@
 # under rcc: all of it for one QP, a FABRIC_HOSTS-th for many;
 # FABRIC_KNOBS other knobs, "NAME=VALUE ...". FABRIC_CASES picks the
 # cases, any of "one many delay blackhole failover interop" (default all).
+# FABRIC_OP is the operation the flows of perftest carry: write (the
+# default, ib_write_bw) or send (ib_send_bw).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=SCRIPTDIR/../lib/tap.sh
@@ -59,6 +61,11 @@ seconds=${FABRIC_SECONDS:-12}
 capacity=$((spines * ${rate%mbit}))
 limit=$((seconds + 60))
 cases=${FABRIC_CASES:-one many delay blackhole failover interop}
+op=${FABRIC_OP:-write}
+case $op in
+write | send) ;;
+*) echo "FABRIC_OP: write or send" >&2; exit 2 ;;
+esac
 work=${FABRIC_WORK:-/tmp/fabric}
 mkdir -p "$work"
 port=22000
@@ -113,8 +120,8 @@ window() {
 	goodput_window "$1" "$seconds"
 }
 
-# flows N DESC [DURING]: N ib_write_bw QPs at once, sk to rk (k = 1..N),
-# 64 KiB WRITEs for $seconds s; once every client started, DURING PREFIX
+# flows N DESC [DURING]: N ib_write_bw (ib_send_bw) QPs at once, sk to rk
+# (k = 1..N), 64 KiB WRITEs (SENDs) for $seconds s; once every client started, DURING PREFIX
 # (default window) takes the acknowledged PSNs PREFIX.acked.0 and .1.
 # Sets MBPS[k] (goodputs), AGGREGATE, FLOW_MIN, FLOW_MAX (Mbit/s), FAIR
 # (slowest / fastest), SPINES_USED (spines that carried at least a tenth
@@ -138,9 +145,9 @@ flows() {
 		clients[k]=$o.s$k.client
 		: >"${clients[k]}"
 		run_pair "$limit" "$o.s$k" "r$k" "tcp:$((port + k))" "s$k" \
-			-- ib_write_bw -d "rmp_r$k" -x "${gid[r$k]}" \
+			-- "ib_${op}_bw" -d "rmp_r$k" -x "${gid[r$k]}" \
 			-p $((port + k)) -F -s 65536 -D "$seconds" \
-			-- ib_write_bw -d "rmp_s$k" -x "${gid[s$k]}" \
+			-- "ib_${op}_bw" -d "rmp_s$k" -x "${gid[s$k]}" \
 			-p $((port + k)) -F -s 65536 -D "$seconds" "10.2.$k.2" \
 			>"$o.s$k.why" &
 		pid[k]=$!

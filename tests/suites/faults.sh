@@ -133,8 +133,9 @@ check "clean link after the faults" pingpong strict
 # the sender's selective repair must handle; rping's 60000-byte WRITEs are
 # sprayed, and so are the responses of its READs of that size (the
 # requester places them in any order, asks again for the missing ones and
-# reports what it received, by which the responder's paths live or die;
-# ibv_rc_pingpong's SENDs go in order, answered with SACKs).
+# reports what it received, by which the responder's paths live or die);
+# the SENDs of both, ibv_rc_pingpong's of 64 KiB checked byte for byte,
+# are sprayed too, in pieces each placed in its receive buffer.
 check "paths 8 on both devices" knob paths 8
 rping_size=60000
 sprayed=$(sum tx_sprayed)

@@ -38,6 +38,14 @@ EXT_SACK = 0xc0
 # rmp's read reports: the READ responses a requester received, a SACK
 # block after the BTH (wire.rst).
 EXT_READ_REPORT = 0xc3
+# rmp's send spraying: pieces of a SEND, each with an SPETH (wire.rst): one
+# before the last, the last, the last with immediate data or invalidate.
+EXT_SEND_PIECE = 0xc4
+EXT_SEND_PIECE_LAST = 0xc5
+EXT_SEND_PIECE_LAST_IMM = 0xc6
+EXT_SEND_PIECE_LAST_INV = 0xc7
+# ... and the last piece of a WRITE with immediate data: SPETH, RETH, ImmDt.
+EXT_WRITE_PIECE_LAST_IMM = 0xc8
 
 # AETH syndromes: the top three bits say ACK (000), RNR NAK (001) or NAK
 # (011); a NAK's low five bits say which.
@@ -75,6 +83,12 @@ def ecn_echo(base, words):
     """An ECN echo block: bit k of word j is PSN base + 32 j + k."""
     return (struct.pack('!I', len(words) << 24 | base & PSN_MASK) +
             b''.join(struct.pack('!I', w) for w in words))
+
+
+def speth(ssn, offset):
+    """rmp's send spraying header: the SEND's sequence number among the
+    messages that take a receive WQE, and the piece's offset in it."""
+    return struct.pack('!II', ssn & PSN_MASK, offset)
 
 
 def aeth(syndrome, msn):

@@ -19,6 +19,7 @@ import sys
 import time
 
 from pyverbs.mr import MR
+from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
 import pyverbs.enums as e
 
 from rmpdata import ALL, FILL, LW, RR, DataTestCase, data
@@ -370,8 +371,19 @@ class HostilePeerTest(DataTestCase):
         self.assertEqual(hdr[:4], (1, EXT_CLASS, 1, GET))
         self.assertEqual((hdr[4], hdr[7]), (0, EXT_ATTR))
         # Capabilities: bit 0, multipath; bit 2, its ECN echo; bit 3,
-        # read spraying; bit 4, read reports.
-        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0x1d))
+        # read spraying; bit 4, read reports; bit 5, send spraying (the
+        # QP has no SRQ).
+        self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0x3d))
+
+    def test_srq_qp_leaves_send_spraying_out(self):
+        """A QP with an SRQ cannot name a receive WQE for a piece ahead of
+        its turn: its question offers everything but send spraying."""
+        srq = SRQ(self.pd, SrqInitAttr(SrqAttr(max_wr=4, max_sge=1)))
+        self.end = self.create_qp(srq=srq)
+        self.to_rts(self.end.qp, self.rc_attr(PEER_QPN, 0x10, EPSN,
+                                              dgid='::ffff:' + PEER))
+        _hdr, msg = self.question()
+        self.assertEqual(msg[5], 0x1d)
 
     def test_standard_answer(self):
         """What a device without rmp's class answers: plain RoCEv2."""
@@ -464,6 +476,104 @@ class HostilePeerTest(DataTestCase):
         self.write(1, self.ro.buf, data(64, 34))
         self.expect(R.NAK_REM_ACCESS, 1)
         self.in_error()
+        self.assertMemory()
+
+    def piece(self, n, ssn, offset, payload, last=True, **kw):
+        """A piece of a sprayed SEND at PSN EPSN + n."""
+        self.send(R.EXT_SEND_PIECE_LAST if last else R.EXT_SEND_PIECE, n,
+                  R.speth(ssn, offset), payload, **kw)
+
+    def test_send_pieces_ahead_placed_in_order(self):
+        """Send spraying agreed: pieces of two SENDs arrive last first,
+        each lands in the receive buffer its SSN names as it arrives, and
+        both receives complete, in order and with the SENDs' lengths, only
+        once the first PSN came. The SACK counts two messages."""
+        self.agree_multipath(caps=0x21)
+        base = self.win.buf
+        self.post_recv(self.end, self.sges(self.win, (0, 2 * MTU)), 10)
+        self.post_recv(self.end, self.sges(self.win, (2 * MTU, 100)), 11)
+        a0, a1, b0 = data(MTU, 40), data(500, 41), data(100, 42)
+        before = self.counter('rx_held')
+        self.piece(2, 1, 0, b0, ackreq=False)
+        self.piece(1, 0, MTU, a1, ackreq=False)
+        self.counter_rises('rx_held', before + 1)
+        self.placed(base + 2 * MTU, b0)
+        self.placed(base + MTU, a1)
+        self.assertMemory()
+        self.no_reply(0.2)
+        self.assertNoCompletion(self.end.rcq, 0)
+        self.piece(0, 0, 0, a0, last=False)
+        r = self.reply()
+        self.assertEqual((r['opcode'], r['psn'], r['msn']),
+                         (R.EXT_SACK, psn(2), 2), r)
+        self.placed(base, a0)
+        self.assertMemory()
+        wcs = self.poll(self.end.rcq, 2)
+        self.assertEqual([(wc.wr_id, wc.status, wc.byte_len) for wc in wcs],
+                         [(10, e.IBV_WC_SUCCESS, MTU + 500),
+                          (11, e.IBV_WC_SUCCESS, 100)])
+
+    def test_write_with_immediate_last_piece_ahead(self):
+        """Send spraying agreed: the last piece of a WRITE with immediate
+        data comes before the WRITE's first packet; it is placed by its
+        RETH at once, and the receive WQE its SSN names completes, with
+        the WRITE's whole length and the immediate data, once the first
+        packet came."""
+        self.agree_multipath(caps=0x21)
+        base = self.win.buf
+        self.post_recv(self.end, (), 30)
+        a, b = data(MTU, 60), data(64, 61)
+        before = self.counter('rx_held')
+        self.send(R.EXT_WRITE_PIECE_LAST_IMM, 1,
+                  R.speth(0, MTU) + R.reth(base + MTU, self.win.rkey, 64) +
+                  struct.pack('!I', 0x77777777), b, ackreq=False)
+        self.counter_rises('rx_held', before)
+        self.placed(base + MTU, b)
+        self.assertMemory()
+        self.assertNoCompletion(self.end.rcq, 0)
+        self.write(0, base, a)
+        r = self.reply()
+        self.assertEqual((r['opcode'], r['psn']), (R.EXT_SACK, psn(1)), r)
+        self.placed(base, a)
+        self.assertMemory()
+        self.one(self.end.rcq, wr_id=30, status=e.IBV_WC_SUCCESS,
+                 opcode=e.IBV_WC_RECV_RDMA_WITH_IMM, byte_len=MTU + 64,
+                 imm_data=0x77777777)
+
+    def test_send_pieces_refused(self):
+        """Pieces that must not be taken write nothing: to a QP whose peer
+        did not agree to send spraying (dropped and counted), and, once it
+        did, a SEND 64 or more ahead, a piece that overruns its receive
+        buffer, a short piece before the last, an offset off the MTU, a
+        piece with no receive WQE posted for it. Those whose headers break
+        the rules draw one PSN sequence NAK, as any packet ahead; those
+        that fit no receive WQE are dropped unanswered. In its turn, the
+        piece that overruns gets the invalid request NAK, having written
+        nothing."""
+        self.agree_multipath(caps=1)
+        self.post_recv(self.end, self.sges(self.win, (0, 64)), 20)
+        before = self.counter('rx_drop_qp')
+        self.piece(1, 0, 0, data(32, 50))
+        self.counter_rises('rx_drop_qp', before)
+        self.assertMemory()
+        self.assertNoCompletion(self.end.rcq, 0)
+
+        self.end = self.fresh_qp()
+        self.agree_multipath(caps=0x21)
+        self.post_recv(self.end, self.sges(self.win, (0, 64)), 21)
+        held = self.counter('rx_held')
+        self.piece(1, 64, 0, data(32, 51))
+        self.piece(2, 0, 0, data(100, 52))
+        self.piece(3, 0, MTU, data(64, 53), last=False)
+        self.piece(4, 0, 100, data(32, 54))
+        self.piece(5, 1, 0, data(32, 55))
+        self.expect(R.NAK_PSN_SEQ, 0)
+        self.no_reply(0.5)
+        self.assertEqual(self.counter('rx_held'), held)
+        self.assertMemory()
+        self.piece(0, 0, 0, data(100, 56))
+        self.expect(R.NAK_INV_REQ, 0)
+        self.one(self.end.rcq, wr_id=21, status=e.IBV_WC_LOC_LEN_ERR)
         self.assertMemory()
 
     def forged_sack(self, cum, highest, words=(), qpn=None, syndrome=0x1f,

@@ -59,14 +59,17 @@ def page_align(n):
 def qp_memory(send_wr, recv_wr, send_sge, recv_sge, inline):
     """The kernel memory of a QP by the formula of the documentation: its
     rings (a 384-byte header, then slots of a power of two of bytes, in
-    whole pages), the requester's copy of each send slot (20 + 744 bytes,
-    allocated in powers of two) and struct rmp_qp (kmalloc-4k)."""
+    whole pages), the requester's copy of each send slot (24 + 744 bytes,
+    allocated in powers of two), an RC QP's state for sprayed SENDs
+    (1152 bytes, kmalloc-2k; the QPs measured are RC without an SRQ) and
+    struct rmp_qp (kmalloc-4k)."""
     send_slots = pow2(send_wr + 1)
     send = page_align(384 + send_slots *
                       pow2(208 + max(16 * send_sge, inline)))
     recv = page_align(384 + pow2(recv_wr + 1) * pow2(40 + 16 * recv_sge))
     taken = pow2(send_slots - 1)
-    return send + recv + pow2(20 * taken) + pow2(744 * taken) + 4096
+    return (send + recv + pow2(24 * taken) + pow2(744 * taken) + 2048 +
+            4096)
 
 
 def mem_available():

@@ -8,6 +8,8 @@ link."""
 import time
 
 import pyverbs.enums as e
+from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
+from pyverbs.wr import RecvWR
 
 from rmpdata import FILL, MTU, OFF, DataTestCase, data
 
@@ -119,10 +121,139 @@ class MultipathTest(DataTestCase):
         self.assertGreater(after['rx_sacks'], before['rx_sacks'])
         self.assertNoCompletion(b.rcq, 0)
 
+    def send(self, a, size, seed, wr_id, imm=None):
+        """Post a SEND (with immediate data if imm) of size bytes from a.
+        Returns its source MR, which must live until the SEND completes."""
+        src = self.mr(max(size, 1))
+        if size:
+            src.write(data(size, seed), size, 0)
+        self.post_send(a, e.IBV_WR_SEND_WITH_IMM if imm is not None else
+                       e.IBV_WR_SEND, self.sges(src, (0, size)) if size
+                       else (), wr_id, imm=imm)
+        return src
+
+    def test_sprayed_sends_arrive_whole(self):
+        """QPs that agreed to send spraying, paths 8: SENDs of every size,
+        some with immediate data, all posted at once, travel in sprayed
+        pieces; each lands whole in its own receive buffer, between
+        untouched canaries, and the receives complete in order with the
+        SENDs' lengths and immediate data."""
+        a, b = self.pair(8)
+        self.wait_res(a, 'drv_send-spray', 1)
+        sizes = (0, 1, MTU, MTU + 1, 5 * MTU + 3, 64 * 1024, 1 << 20)
+        bufs = []
+        for i, size in enumerate(sizes):
+            buf = self.mr(size + 2 * OFF)
+            buf.write(bytes([FILL]) * (size + 2 * OFF), size + 2 * OFF, 0)
+            self.post_recv(b, self.sges(buf, (OFF, size)), 100 + i)
+            bufs.append(buf)
+        before = self.counter('tx_sprayed')
+        srcs = [self.send(a, size, 40 + i, i, imm=0x1000 + i if i % 2
+                          else None) for i, size in enumerate(sizes)]
+        wcs = self.poll(a.scq, len(sizes))
+        self.assertEqual([(wc.wr_id, wc.status) for wc in wcs],
+                         [(i, e.IBV_WC_SUCCESS) for i in range(len(sizes))])
+        rwcs = self.poll(b.rcq, len(sizes))
+        for i, (size, wc, buf) in enumerate(zip(sizes, rwcs, bufs)):
+            with self.subTest(size=size):
+                self.check_wc(wc, wr_id=100 + i, status=e.IBV_WC_SUCCESS,
+                              opcode=e.IBV_WC_RECV, byte_len=size,
+                              wc_flags=e.IBV_WC_WITH_IMM if i % 2 else 0)
+                if i % 2:
+                    self.assertEqual(wc.imm_data, 0x1000 + i)
+                want = (bytes([FILL]) * OFF + data(size, 40 + i) +
+                        bytes([FILL]) * OFF)
+                self.assertEqual(buf.read(len(want), 0), want)
+        packets = sum(max(1, -(-n // MTU)) for n in sizes)
+        self.assertGreaterEqual(self.counter('tx_sprayed') - before, packets)
+        del srcs
+
+    def test_sprayed_writes_with_immediate_arrive_whole(self):
+        """With send spraying, WRITEs with immediate data are sprayed too:
+        WRITE ONLY pieces, the last carrying the immediate data. Each
+        lands whole between untouched canaries, and the receives complete
+        in order with the WRITEs' lengths and immediate data."""
+        a, b = self.pair(8)
+        self.wait_res(a, 'drv_send-spray', 1)
+        sizes = (0, 1, MTU, 5 * MTU + 3, 64 * 1024, 1 << 20)
+        for i in range(len(sizes)):
+            self.post_recv(b, (), 200 + i)
+        before = self.counter('tx_sprayed')
+        keep = []
+        for i, size in enumerate(sizes):
+            payload, src, dst = self.write_buffers(size, 60 + i)
+            self.post_send(a, e.IBV_WR_RDMA_WRITE_WITH_IMM,
+                           self.sges(src, (0, size)) if size else (), i,
+                           imm=0x2000 + i, rdma=(dst.rkey, dst.buf + OFF))
+            keep.append((src, dst, bytes([FILL]) * OFF + payload +
+                         bytes([FILL]) * OFF))
+        wcs = self.poll(a.scq, len(sizes))
+        self.assertEqual([(wc.wr_id, wc.status) for wc in wcs],
+                         [(i, e.IBV_WC_SUCCESS) for i in range(len(sizes))])
+        rwcs = self.poll(b.rcq, len(sizes))
+        for i, (size, wc, (_src, dst, want)) in enumerate(zip(sizes, rwcs,
+                                                            keep)):
+            with self.subTest(size=size):
+                self.check_wc(wc, wr_id=200 + i, status=e.IBV_WC_SUCCESS,
+                              opcode=e.IBV_WC_RECV_RDMA_WITH_IMM,
+                              byte_len=size, wc_flags=e.IBV_WC_WITH_IMM,
+                              imm_data=0x2000 + i)
+                self.assertEqual(dst.read(len(want), 0), want)
+        packets = sum(max(1, -(-n // MTU)) for n in sizes)
+        self.assertGreaterEqual(self.counter('tx_sprayed') - before, packets)
+
+    def test_many_small_sprayed_sends(self):
+        """More sprayed SENDs outstanding than the responder keeps track
+        of (64): the requester holds the rest back until earlier ones are
+        acknowledged, and all 120 arrive, in order, none lost."""
+        a, b = self.pair(8)
+        self.wait_res(a, 'drv_send-spray', 1)
+        n = 120
+        buf = self.mr(n * 8)
+        for i in range(n):
+            self.post_recv(b, self.sges(buf, (i * 8, 8)), 1000 + i)
+        srcs = [self.send(a, 1 + i % 8, i, i) for i in range(n)]
+        wcs = self.poll(a.scq, n)
+        self.assertEqual([(wc.wr_id, wc.status) for wc in wcs],
+                         [(i, e.IBV_WC_SUCCESS) for i in range(n)])
+        rwcs = self.poll(b.rcq, n)
+        self.assertEqual([(wc.wr_id, wc.byte_len) for wc in rwcs],
+                         [(1000 + i, 1 + i % 8) for i in range(n)])
+        for i in range(n):
+            self.assertEqual(buf.read(1 + i % 8, i * 8), data(1 + i % 8, i))
+        del srcs
+
+    def test_srq_takes_sends_whole(self):
+        """A QP with an SRQ does not offer send spraying, so its peer,
+        spraying WRITEs over 8 paths, sends it SENDs whole."""
+        self.set_knob('paths', '8')
+        srq = SRQ(self.pd, SrqInitAttr(SrqAttr(max_wr=16, max_sge=1)))
+        a = self.create_qp()
+        b = self.create_qp(srq=srq)
+        self.to_rts(a.qp, self.rc_attr(b.qpn, 0x10, 0x20))
+        self.to_rts(b.qp, self.rc_attr(a.qpn, 0x20, 0x10))
+        self.a, self.b = a, b
+        for end in (a, b):
+            self.wait_res(end, 'drv_ext', 'agreed')
+        self.wait_res(a, 'drv_paths', 8)
+        self.assertNotIn('drv_send-spray', self.qp_res(a))
+        buf = self.mr(3 * MTU)
+        srq.post_recv(RecvWR(wr_id=7, num_sge=1,
+                             sg=self.sges(buf, (0, 3 * MTU))))
+        before = self.counter('tx_sprayed')
+        src = self.send(a, 3 * MTU, 77, 1)
+        self.check_send_wc(self.one(a.scq), 1, e.IBV_WC_SEND, 3 * MTU)
+        self.one(b.rcq, wr_id=7, status=e.IBV_WC_SUCCESS,
+                 byte_len=3 * MTU)
+        self.assertEqual(buf.read(3 * MTU, 0), data(3 * MTU, 77))
+        self.assertEqual(self.counter('tx_sprayed'), before)
+        del src
+
     def test_other_operations_between_writes(self):
-        """SENDs, READs, WRITEs with immediate and atomics posted between
-        sprayed WRITEs, all at once: each waits for the WRITEs before it,
-        and everything completes in order with the right data."""
+        """SENDs and WRITEs with immediate (sprayed too), READs and atomics
+        posted between sprayed WRITEs, all at once: the READs and atomics
+        wait for the WRITEs before them, and everything completes in order
+        with the right data."""
         a, b = self.pair(8)
         recv = self.mr(4 * MTU)
         for i in range(2):

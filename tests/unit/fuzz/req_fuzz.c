@@ -6,9 +6,15 @@
  * length, SACKs (multipath) holding anything with ECN echoes marking
  * anything, READ responses taken in any order (read spraying) or not, a
  * pacer's rate cut at any
- * time, and its timer fired at any time. Whatever comes, the ring indices stay ordered, a packet handed out
- * lies inside its WQE (a sprayed one is a WRITE ONLY on a path of the
- * set), response data is placed only inside the READ (or atomic) WQE it
+ * time, and its timer fired at any time, SENDs and WRITEs with immediate
+ * data sprayed or not. Whatever comes, the ring indices stay ordered, a
+ * packet handed out lies inside its WQE at the offset of its PSN (a
+ * sprayed one is a WRITE ONLY, or with send spraying a piece of a SEND
+ * that names the SEND's SSN, its offset and its place, on a path of the
+ * set; a WRITE with immediate data is sprayed only with send spraying,
+ * its WRITE ONLYs naming its SSN; with a path set every WRITE, SEND and
+ * WRITE with immediate data that send spraying takes goes sprayed),
+ * response data is placed only inside the READ (or atomic) WQE it
  * answers, WQEs complete once each, in posting order, and the timer is
  * never due again at once.
  */
@@ -32,7 +38,10 @@ static const u8 responses[] = {
 
 struct wqe {
 	u8 kind;
+	bool imm;
 	u32 len;
+	u32 ssn;	/* messages taking a receive WQE posted before it */
+	u32 psn;	/* its first PSN */
 };
 
 static void put_psn(u8 *p, u32 psn)
@@ -72,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rmp_dcqcn_cfg dcfg;
 	struct rmp_dcqcn dcqcn;
 	u8 wire[RMP_SACK_WIRE_MAX];
-	u32 posted = 0, completed = 0, steps = 0, i, psn;
+	u32 posted = 0, completed = 0, steps = 0, i, psn, ssn = 0, post_psn;
 	u64 now = 1, dl;
 
 	cfg.qpt = RMP_QPT_RC;
@@ -83,7 +92,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.max_rd_atomic = fuzz_take(&in, 1) % 5;
 	cfg.max_inflight = fuzz_take(&in, 1) % 32;
 	cfg.ack_every = fuzz_take(&in, 1) % 8;
-	FUZZ_CHECK(!rmp_req_init(&r, ring, SLOTS, &cfg, fuzz_take(&in, 3)));
+	post_psn = fuzz_take(&in, 3);
+	FUZZ_CHECK(!rmp_req_init(&r, ring, SLOTS, &cfg, post_psn));
 	pcfg.npaths = fuzz_take(&in, 1) % 9;
 	if (pcfg.npaths) {
 		pcfg.spray = fuzz_take(&in, 1) % RMP_SPRAY_NR;
@@ -95,6 +105,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!rmp_paths_init(&ps, &pcfg));
 		FUZZ_CHECK(!rmp_sb_init(&sb, rec, NREC));
 		FUZZ_CHECK(!rmp_req_multipath(&r, &ps, &sb));
+		if (fuzz_take(&in, 1) & 1)
+			FUZZ_CHECK(!rmp_req_send_spray(&r));
 	}
 	if (fuzz_take(&in, 1) & 1)
 		FUZZ_CHECK(!rmp_req_read_spray(&r, 1 + fuzz_take(&in, 2)));
@@ -118,14 +130,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				  kind == RMP_REQ_ATOMIC_WRITE ? 8 :
 				  kind == RMP_REQ_LOCAL ? 0 :
 				  fuzz_take(&in, 2) % (5 * cfg.mtu);
+			/* As the kernel: immediate data on SENDs, WRITEs. */
+			bool imm = (op & 0x40) && (kind == RMP_REQ_SEND ||
+						   kind == RMP_REQ_WRITE);
 
-			ret = rmp_req_post(&r, kind, len, op & 0x80 ?
-					   RMP_REQ_F_FENCE : 0);
+			ret = rmp_req_post(&r, kind, len,
+					   (op & 0x80 ? RMP_REQ_F_FENCE : 0) |
+					   (imm ? RMP_REQ_F_IMM : 0));
 			if (ret < 0)
 				break;
 			FUZZ_CHECK((u32)ret == posted % SLOTS);
 			wqes[ret].kind = kind;
+			wqes[ret].imm = imm;
 			wqes[ret].len = len;
+			wqes[ret].ssn = ssn;
+			wqes[ret].psn = post_psn;
+			if (kind == RMP_REQ_SEND || imm)
+				ssn = rmp_psn_add(ssn, 1);
+			if (kind == RMP_REQ_ATOMIC ||
+			    kind == RMP_REQ_ATOMIC_WRITE)
+				post_psn = rmp_psn_add(post_psn, 1);
+			else if (kind != RMP_REQ_LOCAL)
+				post_psn = rmp_psn_add(post_psn, len ?
+					(len + cfg.mtu - 1) / cfg.mtu : 1);
 			posted++;
 			break;
 		}
@@ -141,10 +168,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (pkt.kind == RMP_REQ_SEND ||
 			    pkt.kind == RMP_REQ_WRITE)
 				FUZZ_CHECK(pkt.len <= cfg.mtu);
+			/* A SEND's or WRITE's packet: at its PSN's offset. */
+			if (pkt.kind == RMP_REQ_SEND ||
+			    pkt.kind == RMP_REQ_WRITE)
+				FUZZ_CHECK(pkt.offset ==
+					   rmp_psn_sub(pkt.psn, w->psn) *
+					   cfg.mtu);
+			/* With a path set, sprayed as send spraying says. */
+			if (pcfg.npaths &&
+			    ((pkt.kind == RMP_REQ_WRITE &&
+			      (!w->imm || r.send_spray)) ||
+			     (pkt.kind == RMP_REQ_SEND && r.send_spray)))
+				FUZZ_CHECK(pkt.sprayed);
+			if (pkt.sprayed && pkt.kind == RMP_REQ_SEND) {
+				FUZZ_CHECK(r.send_spray && pkt.ssn == w->ssn);
+				FUZZ_CHECK(!(pkt.offset % cfg.mtu));
+				FUZZ_CHECK(!(pkt.pos & RMP_REQ_FIRST) ==
+					   !!pkt.offset);
+				FUZZ_CHECK(!(pkt.pos & RMP_REQ_LAST) ==
+					   (pkt.offset + pkt.len < w->len));
+			}
+			/* Sprayed with immediate: the SSN, for its last SPETH. */
+			if (pkt.sprayed && pkt.kind == RMP_REQ_WRITE && w->imm)
+				FUZZ_CHECK(r.send_spray && pkt.ssn == w->ssn);
 			if (pkt.sprayed) {
 				FUZZ_CHECK(pcfg.npaths);
-				FUZZ_CHECK(pkt.kind == RMP_REQ_WRITE &&
-					   pkt.pos == RMP_REQ_ONLY);
+				FUZZ_CHECK((pkt.kind == RMP_REQ_WRITE &&
+					    pkt.pos == RMP_REQ_ONLY) ||
+					   pkt.kind == RMP_REQ_SEND);
 				for (i = 0; i < pcfg.npaths; i++)
 					if (ps.path[i].sport == pkt.sport)
 						break;

@@ -4,12 +4,19 @@
  * made from the input: opcodes valid or not, PSNs at, before and after
  * the expected one, hostile lengths, addresses and keys, and every
  * execution outcome, with out-of-order acceptance (multipath) or not,
- * CE marks echoed or not, READ responses sprayed or not. Whatever comes, a WRITE is placed only inside
+ * CE marks echoed or not, READ responses sprayed or not, SENDs taken in
+ * sprayed pieces or not. Whatever comes, a WRITE is placed only inside
  * the range its first packet's RETH announced (a WRITE ONLY ahead of the
  * expected PSN: its own), a SEND only at the offset its message reached,
  * READ responses only inside the range the READ that took the resource
  * named (sprayed only if it is a READ of at most RMP_RD_SPRAY_MAX
- * responses, and only with read spraying), and a SACK's ECN echo names only PSNs received, in its one
+ * responses, and only with read spraying), a piece of a sprayed SEND only
+ * at its own offset, on the MTU grid and inside 2^31 bytes, in a receive
+ * WQE fewer than RMP_SPETH_MSGS down the queue (the first, in its turn),
+ * the last piece of a sprayed WRITE with immediate data so too, and
+ * placed by its own RETH, all of it, with write permission, the SENDs
+ * (and such WRITEs) complete one by one in SSN order, each from a last
+ * piece, and a SACK's ECN echo names only PSNs received, in its one
  * encoding.
  */
 #include <string.h>
@@ -58,7 +65,57 @@ static const u8 opcodes[] = {
 	RMP_OP_UC_SEND_FIRST, RMP_OP_UC_SEND_MIDDLE, RMP_OP_UC_SEND_LAST,
 	RMP_OP_UC_SEND_ONLY, RMP_OP_UC_WRITE_FIRST, RMP_OP_UC_WRITE_MIDDLE,
 	RMP_OP_UC_WRITE_LAST, RMP_OP_UC_WRITE_ONLY,
+	RMP_OP_EXT_SEND_PIECE, RMP_OP_EXT_SEND_PIECE_LAST,
+	RMP_OP_EXT_SEND_PIECE_LAST_IMM, RMP_OP_EXT_SEND_PIECE_LAST_INV,
+	RMP_OP_EXT_WRITE_PIECE_LAST_IMM,
 };
+
+/* A last piece taken: what its SEND (or WRITE) must complete with. */
+struct want {
+	bool valid;
+	u8 opcode;
+	bool se;
+	u32 psn;
+	u32 len;
+	u32 data;
+};
+
+/* A last piece of a sprayed SEND or WRITE was taken: note its SSN's end. */
+static void note_last(struct want *want, const struct rmp_resp_in *req)
+{
+	struct want *w = &want[req->ssn % RMP_SPETH_MSGS];
+
+	FUZZ_CHECK(!w->valid);
+	w->valid = true;
+	w->opcode = req->opcode;
+	w->se = req->se;
+	w->psn = req->psn;
+	w->len = req->offset + req->payload_len;
+	w->data = req->data;
+}
+
+/*
+ * Every SEND the responder completed, in SSN order, each of sane size,
+ * as its last piece taken said.
+ */
+static void take_sent(struct rmp_resp *resp, struct want *want)
+{
+	u32 ssn = resp->ssn_done, end = resp->ssn;
+	struct rmp_resp_sent sent;
+	struct want *w;
+
+	while (rmp_resp_take_sent(resp, &sent)) {
+		w = &want[ssn % RMP_SPETH_MSGS];
+		FUZZ_CHECK(sent.valid && sent.len <= RMP_RESP_MAX_READ_LEN);
+		FUZZ_CHECK(w->valid && sent.opcode == w->opcode &&
+			   sent.se == w->se && sent.psn == w->psn &&
+			   sent.len == w->len && sent.data == w->data);
+		FUZZ_CHECK(rmp_psn_before(sent.psn, rmp_resp_epsn(resp)));
+		w->valid = false;
+		ssn = rmp_psn_add(ssn, 1);
+	}
+	FUZZ_CHECK(ssn == end && resp->ssn_done == end);
+}
 
 /* The message being received, as the checks see it. */
 struct msg {
@@ -114,6 +171,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_in in = { data, size };
 	struct rmp_resp_res res[NRES_MAX];
 	struct rmp_resp_config cfg = {};
+	struct want want[RMP_SPETH_MSGS] = {};
+	struct rmp_resp_spray sp;
 	struct rmp_resp_reply flush;
 	struct rmp_resp_out out;
 	struct rmp_resp_in req;
@@ -136,6 +195,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!rmp_resp_multipath(&resp, sel0 & 4));
 	if (!cfg.uc && (sel0 & 8))
 		FUZZ_CHECK(!rmp_resp_read_spray(&resp));
+	if (cfg.ooo && (sel0 & 16))
+		FUZZ_CHECK(!rmp_resp_send_spray(&resp, &sp));
 
 	while (in.left && steps++ < 4096) {
 		u32 sel = fuzz_take(&in, 1), len;
@@ -160,6 +221,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			      sel < 192 ? pick_len(&in, cfg.mtu) * 3 :
 			      fuzz_take(&in, 4);
 		sel = fuzz_take(&in, 1);
+		req.ssn = sel < 128 ? rmp_psn_add(resp.ssn, sel % 4) :
+			  sel < 192 ? rmp_psn_add(resp.ssn, sel % 80) :
+			  fuzz_take(&in, 3);
+		req.offset = sel & 1 ? fuzz_take(&in, 4) :
+			     fuzz_take(&in, 1) * cfg.mtu;
+		req.se = sel & 2;
+		req.data = fuzz_take(&in, 4);
+		sel = fuzz_take(&in, 1);
 		st = sel < 200 ? RMP_RESP_OK : (enum rmp_resp_status)
 			(sel % RMP_RESP_STATUS_MAX);
 
@@ -180,16 +249,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		len = req.payload_len;
 		FUZZ_CHECK(len <= cfg.mtu);
 		ahead = !cfg.uc && req.psn != epsn;
+		if (flags & RMP_OPF_SPETH) {
+			/* A piece: at its own offset, in a WQE near enough. */
+			FUZZ_CHECK(resp.sp && !out.first && !out.last);
+			FUZZ_CHECK(out.offset == req.offset &&
+				   !(out.offset % cfg.mtu));
+			FUZZ_CHECK((u64)out.offset + len <=
+				   RMP_RESP_MAX_READ_LEN);
+			FUZZ_CHECK(out.rq_idx < RMP_SPETH_MSGS);
+			FUZZ_CHECK(ahead || (!out.rq_idx && !m.send && !m.write));
+		}
+		if ((flags & RMP_OPF_SPETH) && (flags & RMP_OPF_WRITE)) {
+			/* A WRITE's last piece: all where its RETH says. */
+			FUZZ_CHECK(out.va == req.va && out.rkey == req.rkey &&
+				   len == req.dma_len);
+			FUZZ_CHECK(cfg.access & RMP_RESP_ALLOW_WRITE);
+		}
 		if (ahead) {
-			/* Only a sprayed WRITE, placed by its own RETH. */
+			/* A WRITE ONLY or a piece; a WRITE by its own RETH. */
 			FUZZ_CHECK(cfg.ooo);
-			FUZZ_CHECK(req.opcode == RMP_OP_RC_WRITE_ONLY);
-			FUZZ_CHECK(out.va == req.va && len == req.dma_len);
+			FUZZ_CHECK(req.opcode == RMP_OP_RC_WRITE_ONLY ||
+				   (flags & RMP_OPF_SPETH));
+			FUZZ_CHECK(!(flags & RMP_OPF_WRITE) ||
+				   (out.va == req.va && len == req.dma_len));
 			FUZZ_CHECK(!rmp_resp_executed(&resp, st, sel, &out));
 			FUZZ_CHECK(!out.error && rmp_resp_epsn(&resp) == epsn);
+			/* Held only if it went well; a failure is dropped. */
+			FUZZ_CHECK((out.verdict == RMP_RESP_EXECUTE) ==
+				   (st == RMP_RESP_OK));
+			if (out.verdict == RMP_RESP_EXECUTE &&
+			    (flags & RMP_OPF_SPETH) && (flags & RMP_OPF_LAST))
+				note_last(want, &req);
+			take_sent(&resp, want);
 			continue;
 		}
-		if (flags & RMP_OPF_WRITE) {
+		if ((flags & RMP_OPF_WRITE) && !(flags & RMP_OPF_SPETH)) {
 			if (out.first) {
 				FUZZ_CHECK(out.va == req.va);
 				FUZZ_CHECK(len <= req.dma_len);
@@ -200,7 +294,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   len <= m.len - (out.va - m.base));
 			}
 		}
-		if (flags & RMP_OPF_SEND)
+		if ((flags & RMP_OPF_SEND) && !(flags & RMP_OPF_SPETH))
 			FUZZ_CHECK(out.offset == (out.first ? 0 : m.off));
 		if (flags & RMP_OPF_ATOMIC_WRITE)
 			FUZZ_CHECK(len == 8 && req.dma_len == 8 &&
@@ -212,6 +306,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		}
 		FUZZ_CHECK(!rmp_resp_executed(&resp, st, sel, &out));
+		if (st == RMP_RESP_OK && !out.error &&
+		    (flags & RMP_OPF_SPETH) && (flags & RMP_OPF_LAST))
+			note_last(want, &req);
+		take_sent(&resp, want);
 		if (out.reply.kind == RMP_RESP_REPLY_READ)
 			check_read(&resp, &out.reply, cfg.mtu);
 		if (out.error || out.aborted) {
@@ -229,7 +327,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			m.send = true;
 			m.off = 0;
 		}
-		m.off += len;
+		if (!(flags & RMP_OPF_SPETH))
+			m.off += len;
 		if (out.last)
 			memset(&m, 0, sizeof(m));
 		if (fuzz_take(&in, 1) < 16)

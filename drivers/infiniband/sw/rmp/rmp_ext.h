@@ -105,6 +105,12 @@ static_assert(sizeof(struct rmp_ext_msg) == 16);
  * sprayed responses die and come back (Documentation/rmp/wire.rst).
  */
 #define RMP_EXT_CAP_READ_REPORT	BIT(4)
+/*
+ * Send spraying: with multipath, SENDs travel in pieces (opcodes 0xC4 to
+ * 0xC7) that each name their receive WQE, placed in any order
+ * (Documentation/rmp/wire.rst). Offered only by a QP without an SRQ.
+ */
+#define RMP_EXT_CAP_SEND_SPRAY	BIT(5)
 
 int rmp_ext_register(void);
 void rmp_ext_unregister(void);

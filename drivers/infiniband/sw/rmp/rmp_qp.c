@@ -127,10 +127,9 @@ void rmp_qp_schedule(struct rmp_qp *qp)
 /**
  * rmp_qp_multipath() - the peer of an RC QP agreed to multipath
  * @qp: the QP; process context
- * @ecn_echo: the peer agreed to ECN echo too
- * @read_spray: the peer agreed to read spraying too
- * @read_report: the peer agreed to reports of READ responses too (with
- *	@read_spray)
+ * @caps: RMP_EXT_CAP_* bits of the extensions the peer agreed to: with
+ *	multipath, ECN echo, read spraying, reports of READ responses (with
+ *	read spraying) and send spraying count
  *
  * The QP's work item switches its transport: the responder accepts
  * sprayed WRITEs out of order and acknowledges with SACKs, with ECN echo
@@ -139,17 +138,21 @@ void rmp_qp_schedule(struct rmp_qp *qp)
  * requester takes READ responses in any order and the responder sprays
  * them (over ``paths`` paths); with reports, the requester reports the
  * responses it received and the responder's paths die and come back by
- * them.
+ * them. With send spraying, the responder takes SENDs in pieces and the
+ * requester, if it sprays, sends them so.
  */
-void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo, bool read_spray,
-		      bool read_report)
+void rmp_qp_multipath(struct rmp_qp *qp, u32 caps)
 {
-	if (ecn_echo)
+	bool read_spray = caps & RMP_EXT_CAP_READ_SPRAY;
+
+	if (caps & RMP_EXT_CAP_ECN_ECHO)
 		set_bit(RMP_QP_ECN_ECHO, &qp->flags);
 	if (read_spray)
 		set_bit(RMP_QP_READ_SPRAY, &qp->flags);
-	if (read_spray && read_report)
+	if (read_spray && (caps & RMP_EXT_CAP_READ_REPORT))
 		set_bit(RMP_QP_READ_REPORT, &qp->flags);
+	if (caps & RMP_EXT_CAP_SEND_SPRAY)
+		set_bit(RMP_QP_SEND_SPRAY, &qp->flags);
 	set_bit(RMP_QP_MULTIPATH, &qp->flags);
 	rmp_qp_schedule(qp);
 }
@@ -670,6 +673,7 @@ static void rmp_qp_reset_attr(struct rmp_qp *qp)
 	clear_bit(RMP_QP_ECN_ECHO, &qp->flags);
 	clear_bit(RMP_QP_READ_SPRAY, &qp->flags);
 	clear_bit(RMP_QP_READ_REPORT, &qp->flags);
+	clear_bit(RMP_QP_SEND_SPRAY, &qp->flags);
 	clear_bit(RMP_QP_CREDIT, &qp->flags);
 	clear_bit(RMP_QP_EXT_KNOWN, &qp->flags);
 }
@@ -753,7 +757,7 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = rmp_qp_init_rings(qp, init, udata, &resp);
 	if (err)
 		goto err_count;
-	err = rmp_requester_alloc(qp);
+	err = rmp_requester_alloc(qp) ?: rmp_responder_alloc(qp);
 	if (err)
 		goto err_rings;
 	if (rmp_qp_connected(qp)) {
@@ -779,6 +783,7 @@ int rmp_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 err_rings:
 	dst_cache_destroy(&qp->routes);
 	rmp_requester_free(qp);
+	rmp_responder_free(qp);
 	rmp_queue_destroy(&qp->sq.queue);
 	if (!qp->srq)
 		rmp_queue_destroy(&qp->rq.queue);
@@ -1082,6 +1087,8 @@ int rmp_qp_report(struct rmp_qp *qp, struct rmp_qp_sink *s)
 		err = s->num(s, "ooo", RMP_FIG_U32, qp->responder.resp.ooo);
 	if (!err && qp->requester.on && r->rd_spray)
 		err = s->num(s, "rd-spray", RMP_FIG_U32, 1);
+	if (!err && qp->requester.on && r->send_spray)
+		err = s->num(s, "send-spray", RMP_FIG_U32, 1);
 	if (!err && qp->responder.rd_paths)
 		err = s->num(s, "rd-paths", RMP_FIG_U32,
 			     qp->responder.rd_paths->cfg.npaths);

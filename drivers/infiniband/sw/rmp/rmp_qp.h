@@ -76,6 +76,9 @@ struct rmp_wq {
  *	(with read spraying): the requester reports the responses it
  *	received, the responder's paths of sprayed responses live and die
  *	by the reports; set before @RMP_QP_MULTIPATH, cleared at RESET
+ * @RMP_QP_SEND_SPRAY: RC: the peer agreed to send spraying (with
+ *	multipath): the requester sprays its SENDs in pieces, the responder
+ *	takes them; set before @RMP_QP_MULTIPATH, cleared at RESET
  */
 enum rmp_qp_flag {
 	RMP_QP_SQ_DRAINING,
@@ -89,6 +92,7 @@ enum rmp_qp_flag {
 	RMP_QP_CREDIT,
 	RMP_QP_EXT_KNOWN,
 	RMP_QP_READ_REPORT,
+	RMP_QP_SEND_SPRAY,
 };
 
 /**
@@ -246,8 +250,7 @@ struct rmp_qp *rmp_qp_get_next(struct rmp_dev *dev, u32 *qpn);
 void rmp_qp_hold(struct rmp_qp *qp);
 void rmp_qp_put(struct rmp_qp *qp);
 void rmp_qp_schedule(struct rmp_qp *qp);
-void rmp_qp_multipath(struct rmp_qp *qp, bool ecn_echo, bool read_spray,
-		      bool read_report);
+void rmp_qp_multipath(struct rmp_qp *qp, u32 caps);
 void rmp_qp_credit(struct rmp_qp *qp);
 void rmp_qp_ext_known(struct rmp_qp *qp);
 void rmp_qp_kick(struct rmp_qp *qp);

@@ -69,12 +69,18 @@ static const struct rmp_bth *rmp_recv_bth(const struct sk_buff *skb)
  * A packet a run in atomic context takes in: short (an ACK, a small request
  * or response) and not a READ request, whose responses are a stream. Data
  * streams copied in softirq would slow it down until the netdev's backlog
- * overflows and drops packets.
+ * overflows and drops packets. Nor a piece of a sprayed SEND before the
+ * responder takes them: the work item switches it first (only it may).
  */
-static bool rmp_recv_takes_inline(const struct sk_buff *skb)
+static bool rmp_recv_takes_inline(const struct rmp_qp *qp,
+				  const struct sk_buff *skb)
 {
+	u8 opcode = rmp_bth_opcode(rmp_recv_bth(skb));
+
 	return skb->len <= RMP_RECV_INLINE_MAX &&
-	       rmp_bth_opcode(rmp_recv_bth(skb)) != RMP_OP_RC_READ_REQUEST;
+	       opcode != RMP_OP_RC_READ_REQUEST &&
+	       (qp->responder.resp.sp ||
+		!(rmp_opcode_info(opcode)->flags & RMP_OPF_SPETH));
 }
 
 /* Looped back by rmp_net_xmit(): the packet never left memory. */
@@ -192,7 +198,7 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb,
 	/* The route may be one held only for this softirq. */
 	skb_dst_drop(skb);
 	/* Decided now: once queued, the skb is the QP's runs'. */
-	inline_ok = rmp_recv_takes_inline(skb);
+	inline_ok = rmp_recv_takes_inline(qp, skb);
 	skb_queue_tail(&qp->rxq, skb);
 	/* Taken in here, for latency, if alone in the queue. */
 	if (inline_ok && skb_queue_len(&qp->rxq) == 1)
@@ -397,7 +403,7 @@ bool rmp_recv_process(struct rmp_qp *qp, bool atomic)
 	if (rmp_responder_resume(qp) && !rmp_recv_read_preempted(qp))
 		return true;
 	while ((skb = rmp_recv_next(qp))) {
-		if (atomic && !rmp_recv_takes_inline(skb)) {
+		if (atomic && !rmp_recv_takes_inline(qp, skb)) {
 			skb_queue_head(&qp->rxq, skb);
 			left = true;
 			break;

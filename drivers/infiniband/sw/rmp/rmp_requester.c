@@ -200,7 +200,8 @@ void rmp_requester_paths_cfg(struct rmp_qp *qp, u16 sport,
  *
  * With ``paths`` above 1 (the QP's or its device's, rmp_qp_knob()), the
  * WRITEs not yet sent are sprayed over that many paths (see the
- * engine's requester). With read spraying (%RMP_QP_READ_SPRAY), whatever
+ * engine's requester), and with send spraying (%RMP_QP_SEND_SPRAY) the
+ * SENDs too. With read spraying (%RMP_QP_READ_SPRAY), whatever
  * ``paths`` is, the READs not yet sent ask for their responses to
  * be sprayed and take them in any order, and with reports
  * (%RMP_QP_READ_REPORT) the responses received are reported. Cheap
@@ -234,6 +235,8 @@ void rmp_requester_multipath(struct rmp_qp *qp)
 		return;
 	rmp_stats_paths_start(&rq->mp->seen, &rq->mp->paths);
 	rmp_req_multipath(&rq->req, &rq->mp->paths, &rq->mp->sb);
+	if (test_bit(RMP_QP_SEND_SPRAY, &qp->flags))
+		rmp_req_send_spray(&rq->req);
 }
 
 /**
@@ -409,6 +412,30 @@ static void rmp_requester_local(struct rmp_qp *qp, u32 slot)
 		rmp_requester_fail(qp, slot, status);
 }
 
+/*
+ * Send spraying: the opcode of a piece of a SEND, or of a WRITE with
+ * immediate data, whose pieces but the last are WRITE ONLYs; 0 for a
+ * sprayed packet that is no such piece.
+ */
+static u8 rmp_requester_piece_opcode(const struct rmp_send_wqe *wqe,
+				     const struct rmp_req_pkt *pkt)
+{
+	const struct rxe_send_wr *wr = &wqe->wr;
+
+	if (wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM)
+		return pkt->offset + pkt->len == wqe->length ?
+		       RMP_OP_EXT_WRITE_PIECE_LAST_IMM : RMP_OP_RC_WRITE_ONLY;
+	if (pkt->kind != RMP_REQ_SEND)
+		return 0;
+	if (!(pkt->pos & RMP_REQ_LAST))
+		return RMP_OP_EXT_SEND_PIECE;
+	if (wr->opcode == IB_WR_SEND_WITH_IMM)
+		return RMP_OP_EXT_SEND_PIECE_LAST_IMM;
+	if (wr->opcode == IB_WR_SEND_WITH_INV)
+		return RMP_OP_EXT_SEND_PIECE_LAST_INV;
+	return RMP_OP_EXT_SEND_PIECE_LAST;
+}
+
 static void rmp_requester_headers(const struct rmp_qp *qp,
 				  const struct rmp_req_pkt *pkt,
 				  struct rmp_hdr_fields *f)
@@ -419,7 +446,12 @@ static void rmp_requester_headers(const struct rmp_qp *qp,
 	u32 flags;
 
 	memset(f, 0, sizeof(*f));
-	if (rmp_qp_connected(qp)) {
+	f->bth.opcode = pkt->sprayed ? rmp_requester_piece_opcode(wqe, pkt) : 0;
+	if (f->bth.opcode) {
+		f->bth.qpn = rq->dqpn;
+		f->speth.ssn = pkt->ssn;
+		f->speth.offset = pkt->offset;
+	} else if (rmp_qp_connected(qp)) {
 		f->bth.opcode = rmp_rc_opcode[wr->opcode][pkt->pos];
 		if (qp->ibqp.qp_type == IB_QPT_UC)
 			f->bth.opcode = RMP_UC_OPCODE(f->bth.opcode);

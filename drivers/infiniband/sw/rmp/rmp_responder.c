@@ -198,8 +198,9 @@ static void rmp_responder_read_spray(struct rmp_qp *qp)
  *	process context
  *
  * With read spraying (%RMP_QP_READ_SPRAY), also spray the responses of
- * the READs that ask for it. Cheap once done: a run calls it while the
- * QP's %RMP_QP_MULTIPATH flag is set.
+ * the READs that ask for it; with send spraying (%RMP_QP_SEND_SPRAY),
+ * take SENDs in pieces. Cheap once done: a run calls it while the QP's
+ * %RMP_QP_MULTIPATH flag is set.
  */
 void rmp_responder_multipath(struct rmp_qp *qp)
 {
@@ -210,6 +211,29 @@ void rmp_responder_multipath(struct rmp_qp *qp)
 	rmp_resp_multipath(&rs->resp, test_bit(RMP_QP_ECN_ECHO, &qp->flags));
 	if (!rs->resp.rd_spray && test_bit(RMP_QP_READ_SPRAY, &qp->flags))
 		rmp_responder_read_spray(qp);
+	/* Offered only with the memory for it (rmp_responder_alloc()). */
+	if (!rs->resp.sp && rs->spray &&
+	    test_bit(RMP_QP_SEND_SPRAY, &qp->flags))
+		rmp_resp_send_spray(&rs->resp, rs->spray);
+}
+
+/**
+ * rmp_responder_alloc() - allocate what a new QP's responder may need
+ * @qp: the QP being created; process context
+ *
+ * Send spraying: an RC QP without an SRQ offers it (rmp_ext.c), so it
+ * holds the state for it from the start: the question and the answer may
+ * come before the responder starts.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rmp_responder_alloc(struct rmp_qp *qp)
+{
+	if (qp->ibqp.qp_type != IB_QPT_RC || qp->srq)
+		return 0;
+	qp->responder.spray = kvzalloc(sizeof(*qp->responder.spray),
+				       GFP_KERNEL);
+	return qp->responder.spray ? 0 : -ENOMEM;
 }
 
 /**
@@ -224,6 +248,8 @@ void rmp_responder_free(struct rmp_qp *qp)
 	qp->responder.rd_paths = NULL;
 	kvfree(qp->responder.rdh);
 	qp->responder.rdh = NULL;
+	kvfree(qp->responder.spray);
+	qp->responder.spray = NULL;
 	qp->responder.rdh_on = false;
 }
 
@@ -623,6 +649,54 @@ rmp_responder_write(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 					 RMP_RESP_REM_ACCESS) : RMP_RESP_OK;
 }
 
+/*
+ * Send spraying: place a piece of a SEND in the receive WQE the engine
+ * names, left in the queue until the SEND completes
+ * (rmp_responder_sent()); or the last piece of a WRITE with immediate
+ * data, by its RETH, once that receive WQE is there. A piece in its turn
+ * that fails takes the WQE, which then completes with the failure's
+ * status as the QP fails.
+ */
+static enum rmp_resp_status
+rmp_responder_piece(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
+		    const void *payload, const struct rmp_resp_out *out,
+		    u32 flags)
+{
+	struct rmp_responder *rs = &qp->responder;
+	bool in_turn = f->bth.psn == rmp_resp_epsn(&rs->resp);
+	u32 len = f->payload_len;
+	enum rmp_resp_status st;
+	u8 wc_status;
+	int err;
+
+	err = rmp_wqe_peek_recv(qp, out->rq_idx, &rs->peek);
+	if (err == -ENOENT)
+		return RMP_RESP_RNR;
+	if (err) {
+		wc_status = IB_WC_LOC_QP_OP_ERR;
+		st = RMP_RESP_REM_OP;
+	} else if (flags & RMP_OPF_WRITE) {
+		st = rmp_responder_write(qp, f, payload, out, flags, NULL);
+		if (st == RMP_RESP_OK)
+			return st;
+		wc_status = IB_WC_REM_ACCESS_ERR;
+	} else if ((u64)out->offset + len > rs->peek.length) {
+		wc_status = IB_WC_LOC_LEN_ERR;
+		st = RMP_RESP_REM_INVALID;
+	} else if (len && rmp_mr_copy_sgl(rmp_qp_dev(qp), qp->ibqp.pd,
+					  rs->peek.sge, rs->peek.num_sge,
+					  out->offset, (void *)payload, len,
+					  RMP_COPY_TO_MR, NULL)) {
+		wc_status = IB_WC_LOC_PROT_ERR;
+		st = RMP_RESP_REM_OP;
+	} else {
+		return RMP_RESP_OK;
+	}
+	if (in_turn && rmp_responder_take_wqe(qp) == RMP_RESP_OK)
+		rmp_responder_fails(qp, wc_status, st);
+	return st;
+}
+
 static enum rmp_resp_status rmp_responder_read(struct rmp_qp *qp,
 					       const struct rmp_hdr_fields *f)
 {
@@ -700,6 +774,8 @@ rmp_responder_execute(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 {
 	u32 flags = rmp_opcode_info(f->bth.opcode)->flags;
 
+	if (flags & RMP_OPF_SPETH)
+		return rmp_responder_piece(qp, f, payload, out, flags);
 	if (flags & RMP_OPF_SEND)
 		return rmp_responder_send(qp, f, payload, out, flags, crc);
 	if (flags & RMP_OPF_WRITE)
@@ -707,6 +783,28 @@ rmp_responder_execute(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	if (flags & RMP_OPF_READ)
 		return rmp_responder_read(qp, f);
 	return rmp_responder_atomic(qp, f, payload, orig);
+}
+
+/*
+ * Post the completion of a receive WQE of an RC or UC message: @wc holds
+ * its own fields, the QP's are added; immediate data @imm or invalidated
+ * R_Key @rkey as the message's opcode @flags say.
+ */
+static void rmp_responder_post_recv(struct rmp_qp *qp, struct ib_wc *wc,
+				    u32 flags, __be32 imm, u32 rkey, bool se)
+{
+	wc->qp = &qp->ibqp;
+	wc->src_qp = qp->responder.dqpn;
+	wc->port_num = 1;
+	if (flags & RMP_OPF_IMMDT) {
+		wc->wc_flags |= IB_WC_WITH_IMM;
+		wc->ex.imm_data = imm;
+	}
+	if (flags & RMP_OPF_IETH) {
+		wc->wc_flags |= IB_WC_WITH_INVALIDATE;
+		wc->ex.invalidate_rkey = rkey;
+	}
+	rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), wc, se);
 }
 
 /* Complete the receive WQE of a message that just ended. */
@@ -721,21 +819,43 @@ static void rmp_responder_complete(struct rmp_qp *qp,
 		.opcode = flags & RMP_OPF_WRITE ? IB_WC_RECV_RDMA_WITH_IMM :
 						  IB_WC_RECV,
 		.byte_len = out->offset + f->payload_len,
-		.qp = &qp->ibqp,
-		.src_qp = rs->dqpn,
-		.port_num = 1,
 	};
 
-	if (flags & RMP_OPF_IMMDT) {
-		wc.wc_flags |= IB_WC_WITH_IMM;
-		wc.ex.imm_data = f->imm;
-	}
-	if (flags & RMP_OPF_IETH) {
-		wc.wc_flags |= IB_WC_WITH_INVALIDATE;
-		wc.ex.invalidate_rkey = f->ieth.rkey;
-	}
 	rs->wqe_valid = false;
-	rmp_cq_post(to_rmp_cq(qp->ibqp.recv_cq), &wc, f->bth.se);
+	rmp_responder_post_recv(qp, &wc, flags, f->imm, f->ieth.rkey,
+				f->bth.se);
+}
+
+/*
+ * Send spraying: a SEND whose pieces were all placed completes the next
+ * receive WQE, taken now. Its invalidation happens now too, in order; an
+ * R_Key that cannot be invalidated fails the QP, too late for a NAK.
+ * Return whether the QP is still fine.
+ */
+static bool rmp_responder_sent(struct rmp_qp *qp,
+			       const struct rmp_resp_sent *sent)
+{
+	u32 flags = rmp_opcode_info(sent->opcode)->flags;
+	struct rmp_responder *rs = &qp->responder;
+	struct ib_wc wc = {
+		.status = IB_WC_SUCCESS,
+		.opcode = flags & RMP_OPF_WRITE ? IB_WC_RECV_RDMA_WITH_IMM :
+						  IB_WC_RECV,
+		.byte_len = sent->len,
+	};
+	__be32 imm;
+
+	memcpy(&imm, &sent->data, sizeof(imm));
+	/* The WQE was posted when its pieces were placed. */
+	if (rmp_wqe_take_recv(qp, &rs->peek))
+		wc.status = IB_WC_LOC_QP_OP_ERR;
+	else if ((flags & RMP_OPF_IETH) &&
+		 rmp_key_invalidate(rmp_qp_dev(qp), qp->ibqp.pd,
+				    qp->ibqp.qp_num, sent->data, true))
+		wc.status = IB_WC_REM_INV_REQ_ERR;
+	wc.wr_id = rs->peek.wr_id;
+	rmp_responder_post_recv(qp, &wc, flags, imm, sent->data, sent->se);
+	return wc.status == IB_WC_SUCCESS;
 }
 
 /* UC: a message was dropped; see "responder" above for its receive WQE. */
@@ -791,6 +911,7 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	enum rmp_resp_status status;
 	u32 payload_crc = 0, *crc = NULL;
 	u8 wc_status = rs->wc_status;
+	struct rmp_resp_sent sent;
 	struct rmp_resp_out out;
 	struct rmp_resp_in in;
 	bool completes = false;
@@ -861,6 +982,12 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	if (completes) {
 		rmp_responder_ack_owed(qp);
 		rmp_responder_complete(qp, f, &out, flags);
+	}
+	/* Once one fails, the WQEs of those after it are flushed. */
+	if (rs->resp.ssn_done != rs->resp.ssn) {
+		rmp_responder_ack_owed(qp);
+		while (!out.error && rmp_resp_take_sent(&rs->resp, &sent))
+			out.error = !rmp_responder_sent(qp, &sent);
 	}
 	if (out.error) {
 		rmp_responder_send_pending_ack(qp);

@@ -60,6 +60,9 @@ struct rmp_responder_rdh {
  *	health of @rd_paths: dead ones are left out; else NULL. Kept until
  *	the QP is destroyed, used while @rdh_on
  * @rdh_on: @rdh is set up for the current connection
+ * @spray: send spraying (%RMP_QP_SEND_SPRAY): @resp's state of SENDs in
+ *	pieces; NULL before. Kept until the QP is destroyed
+ * @peek: send spraying: the receive WQE a piece goes in, copied
  */
 struct rmp_responder {
 	struct rmp_resp resp;
@@ -80,9 +83,12 @@ struct rmp_responder {
 	struct rmp_paths *rd_paths;
 	struct rmp_responder_rdh *rdh;
 	bool rdh_on;
+	struct rmp_resp_spray *spray;
+	struct rmp_recv_wqe peek;
 };
 
 int rmp_responder_start(struct rmp_qp *qp);
+int rmp_responder_alloc(struct rmp_qp *qp);
 void rmp_responder_free(struct rmp_qp *qp);
 void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 			   const void *payload,

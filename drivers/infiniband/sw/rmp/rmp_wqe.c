@@ -536,6 +536,29 @@ int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe)
 }
 
 /**
+ * rmp_wqe_peek_recv() - copy a receive WQE without taking it
+ * @qp: the QP, without an SRQ; in a run of its transport only
+ * @idx: WQEs before it in the receive queue
+ * @wqe: the copy, validated as rmp_wqe_take_recv() does
+ *
+ * For a piece of a sprayed SEND that arrives before its turn: the WQE is
+ * taken when the SEND completes. A process that rewrites a posted WQE
+ * meanwhile only moves its own data between its own buffers.
+ *
+ * Return: 0, -ENOENT if fewer than @idx + 1 WQEs are posted, -EINVAL as
+ * rmp_wqe_take_recv().
+ */
+int rmp_wqe_peek_recv(struct rmp_qp *qp, u32 idx, struct rmp_recv_wqe *wqe)
+{
+	struct rmp_queue *q = &qp->rq.queue;
+
+	if (qp->srq || rmp_queue_count(q) <= idx)
+		return -ENOENT;
+	return rmp_wqe_copy_recv(rmp_queue_slot(q, rmp_queue_consumer(q) + idx),
+				 qp->rq.max_sge, wqe);
+}
+
+/**
  * rmp_wqe_flush_send() - complete untaken send WQEs with a flush error
  * @qp: the QP, in ERR or SQE; in a run of its transport only, after the
  *	transport retired the WQEs it had taken

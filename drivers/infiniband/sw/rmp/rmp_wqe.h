@@ -77,6 +77,7 @@ int rmp_wqe_put_recv(struct rmp_queue *q, u32 max_sge,
 int rmp_wqe_take_send(struct rmp_qp *qp, struct rmp_send_wqe *wqe);
 void rmp_wqe_retire_send(struct rmp_qp *qp);
 int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe);
+int rmp_wqe_peek_recv(struct rmp_qp *qp, u32 idx, struct rmp_recv_wqe *wqe);
 enum ib_wc_opcode rmp_wqe_wc_opcode(u32 opcode);
 
 bool rmp_wqe_flush_send(struct rmp_qp *qp);

@@ -6,6 +6,7 @@
 
 #define RMP_HLEN(f)							\
 	(sizeof(struct rmp_bth) +					\
+	 ((f) & RMP_OPF_SPETH ? sizeof(struct rmp_speth) : 0) +		\
 	 ((f) & RMP_OPF_DETH ? sizeof(struct rmp_deth) : 0) +		\
 	 ((f) & RMP_OPF_RETH ? sizeof(struct rmp_reth) : 0) +		\
 	 ((f) & RMP_OPF_ATMETH ? sizeof(struct rmp_atmeth) : 0) +	\
@@ -128,6 +129,46 @@ const struct rmp_opcode_info rmp_opcode_table[256] = {
 		.qpt = RMP_QPT_EXT,
 		.flags = RMP_OPF_ONLY | RMP_OPF_PAYLOAD,
 		.hdr_len = RMP_HLEN(0),
+	},
+
+	[RMP_OP_EXT_SEND_PIECE] = {
+		.name = "EXT_SEND_PIECE",
+		.qpt = RMP_QPT_EXT,
+		.flags = RMP_RC_REQ | RMP_SENDP | RMP_OPF_MIDDLE |
+			 RMP_OPF_SPETH,
+		.hdr_len = RMP_HLEN(RMP_OPF_SPETH),
+	},
+
+	[RMP_OP_EXT_SEND_PIECE_LAST] = {
+		.name = "EXT_SEND_PIECE_LAST",
+		.qpt = RMP_QPT_EXT,
+		.flags = RMP_RC_REQ | RMP_SENDP | RMP_OPF_LAST | RMP_OPF_SPETH,
+		.hdr_len = RMP_HLEN(RMP_OPF_SPETH),
+	},
+
+	[RMP_OP_EXT_SEND_PIECE_LAST_IMM] = {
+		.name = "EXT_SEND_PIECE_LAST_IMM",
+		.qpt = RMP_QPT_EXT,
+		.flags = RMP_RC_REQ | RMP_SENDP | RMP_OPF_LAST | RMP_OPF_SPETH |
+			 RMP_OPF_IMMDT,
+		.hdr_len = RMP_HLEN(RMP_OPF_SPETH | RMP_OPF_IMMDT),
+	},
+
+	[RMP_OP_EXT_SEND_PIECE_LAST_INV] = {
+		.name = "EXT_SEND_PIECE_LAST_INV",
+		.qpt = RMP_QPT_EXT,
+		.flags = RMP_RC_REQ | RMP_SENDP | RMP_OPF_LAST | RMP_OPF_SPETH |
+			 RMP_OPF_IETH,
+		.hdr_len = RMP_HLEN(RMP_OPF_SPETH | RMP_OPF_IETH),
+	},
+
+	[RMP_OP_EXT_WRITE_PIECE_LAST_IMM] = {
+		.name = "EXT_WRITE_PIECE_LAST_IMM",
+		.qpt = RMP_QPT_EXT,
+		.flags = RMP_RC_REQ | RMP_WRITEP | RMP_OPF_ONLY | RMP_OPF_SPETH |
+			 RMP_OPF_RETH | RMP_OPF_IMMDT,
+		.hdr_len = RMP_HLEN(RMP_OPF_SPETH | RMP_OPF_RETH |
+				    RMP_OPF_IMMDT),
 	},
 
 	[RMP_OP_CNP] = {
@@ -256,6 +297,22 @@ static void rmp_ieth_get(const void *p, struct rmp_hdr_fields *f)
 	f->ieth.rkey = be32_to_cpu(h->rkey);
 }
 
+static void rmp_speth_put(void *p, const struct rmp_hdr_fields *f)
+{
+	struct rmp_speth *h = p;
+
+	h->ssn = cpu_to_be32(f->speth.ssn & RMP_BTH_PSN_MASK);
+	h->offset = cpu_to_be32(f->speth.offset);
+}
+
+static void rmp_speth_get(const void *p, struct rmp_hdr_fields *f)
+{
+	const struct rmp_speth *h = p;
+
+	f->speth.ssn = be32_to_cpu(h->ssn) & RMP_BTH_PSN_MASK;
+	f->speth.offset = be32_to_cpu(h->offset);
+}
+
 static void rmp_cnprsv_put(void *p,
 			   const struct rmp_hdr_fields *f __always_unused)
 {
@@ -263,6 +320,8 @@ static void rmp_cnprsv_put(void *p,
 }
 
 static const struct rmp_ext_desc rmp_ext_descs[] = {
+	{ RMP_OPF_SPETH, sizeof(struct rmp_speth),
+	  rmp_speth_put, rmp_speth_get },
 	{ RMP_OPF_DETH, sizeof(struct rmp_deth), rmp_deth_put, rmp_deth_get },
 	{ RMP_OPF_RETH, sizeof(struct rmp_reth), rmp_reth_put, rmp_reth_get },
 	{ RMP_OPF_ATMETH, sizeof(struct rmp_atmeth),

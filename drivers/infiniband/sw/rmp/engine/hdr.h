@@ -69,6 +69,21 @@ enum rmp_opcode {
 	 * block (struct rmp_sack_wire) after the BTH; requester to responder.
 	 */
 	RMP_OP_EXT_READ_REPORT			= 0xc3,
+	/*
+	 * Send spraying: one piece of a SEND, placed at its offset in the
+	 * receive WQE its SPETH names; a piece before the SEND's last, then
+	 * the last piece plain, with immediate data, or with invalidate.
+	 */
+	RMP_OP_EXT_SEND_PIECE			= 0xc4,
+	RMP_OP_EXT_SEND_PIECE_LAST		= 0xc5,
+	RMP_OP_EXT_SEND_PIECE_LAST_IMM		= 0xc6,
+	RMP_OP_EXT_SEND_PIECE_LAST_INV		= 0xc7,
+	/*
+	 * Send spraying: the last piece of a sprayed RDMA WRITE with
+	 * immediate data, placed by its RETH like a WRITE ONLY; its SPETH
+	 * names the receive WQE the immediate data completes.
+	 */
+	RMP_OP_EXT_WRITE_PIECE_LAST_IMM		= 0xc8,
 };
 
 /**
@@ -100,7 +115,9 @@ enum rmp_qpt {
 #define RMP_OPF_IMMDT		BIT(5)
 #define RMP_OPF_IETH		BIT(6)
 #define RMP_OPF_CNPRSV		BIT(7)
-#define RMP_OPF_HDR_MASK	0xffU
+/* rmp's send spraying: comes first after the BTH (see rmp_ext_descs). */
+#define RMP_OPF_SPETH		BIT(21)
+#define RMP_OPF_HDR_MASK	(0xffU | RMP_OPF_SPETH)
 
 /* Position of the packet in its message. */
 #define RMP_OPF_FIRST		BIT(8)
@@ -200,6 +217,19 @@ struct rmp_cnprsv {
 	u8 rsvd[16];
 } __packed;
 
+/*
+ * Send spraying: which SEND a piece belongs to, and where it goes in it.
+ * A requester has at most RMP_SPETH_MSGS messages that take a receive WQE
+ * in flight past the oldest one not yet acknowledged, so that a responder
+ * keeps the ends of no more SENDs than that.
+ */
+#define RMP_SPETH_MSGS		64U
+
+struct rmp_speth {
+	__be32 ssn;		/* resv:8 SSN:24 */
+	__be32 offset;
+} __packed;
+
 static_assert(sizeof(struct rmp_bth) == 12);
 static_assert(sizeof(struct rmp_reth) == 16);
 static_assert(sizeof(struct rmp_aeth) == 4);
@@ -209,6 +239,7 @@ static_assert(sizeof(struct rmp_deth) == 8);
 static_assert(sizeof(struct rmp_atmeth) == 28);
 static_assert(sizeof(struct rmp_atmack) == 8);
 static_assert(sizeof(struct rmp_cnprsv) == 16);
+static_assert(sizeof(struct rmp_speth) == 8);
 
 #define RMP_BTH_SE		0x80
 #define RMP_BTH_MIG		0x40
@@ -434,6 +465,9 @@ static inline u8 rmp_hdr_pad(u32 payload_len)
  * @deth: Datagram Extended Transport Header
  * @atmeth: Atomic Extended Transport Header
  * @atmack: Atomic Acknowledge Extended Transport Header
+ * @speth: rmp's send spraying header: the SEND's sequence number among
+ *	the messages that take a receive WQE (24 bits), and the piece's
+ *	byte offset in the SEND
  * @hdr_len: set by rmp_hdr_parse(): bytes of BTH and following headers
  * @payload_len: set by rmp_hdr_parse() when the packet length is known:
  *	payload bytes excluding pad
@@ -482,6 +516,10 @@ struct rmp_hdr_fields {
 	struct {
 		u64 orig;
 	} atmack;
+	struct {
+		u32 ssn;
+		u32 offset;
+	} speth;
 	u16 hdr_len;
 	u32 payload_len;
 };

@@ -5,7 +5,7 @@
  *
  * DESIGN NOTES
  *
- * The kernel keeps the WQEs; the engine keeps 20 bytes of metadata per WQE
+ * The kernel keeps the WQEs; the engine keeps 24 bytes of metadata per WQE
  * in a ring of the same size and order, plus four ring indices that only
  * count up:
  *
@@ -40,11 +40,19 @@
  * posted, are sprayed: each packet is an RDMA WRITE ONLY of
  * its own piece, with its own RETH, on the path the path set picks, so the
  * responder (which agreed to accept them out of order) places each
- * wherever it arrives.  The scoreboard records where each sprayed PSN
- * went; SACKs (rmp_req_sack()) tell which the responder holds and, by the
- * per-path rule of the scoreboard, which are lost; rmp_req_next() sends
- * those again first, alone, ahead of the cursor.  Everything else (SENDs,
- * WRITEs with immediate data, READs, atomics) goes in order on the first
+ * wherever it arrives.  With send spraying (rmp_req_send_spray()) so are
+ * SENDs, each packet a piece that names the SEND by its sequence number
+ * among the messages that take a receive WQE (the SSN, counted at post)
+ * and its offset in it, and WRITEs with immediate data, whose last WRITE
+ * ONLY carries the immediate data and the SSN; such a message is sprayed
+ * only while fewer than
+ * RMP_SPETH_MSGS such messages lie between it and the oldest WQE not
+ * acknowledged, the most the responder keeps track of.  The scoreboard
+ * records where each sprayed PSN went; SACKs (rmp_req_sack()) tell which
+ * the responder holds and, by the per-path rule of the scoreboard, which
+ * are lost; rmp_req_next() sends those again first, alone, ahead of the
+ * cursor.  Everything else (without send spraying SENDs and WRITEs with
+ * immediate data, READs, atomics) goes in order on the first
  * live path, and only once every sprayed PSN before it is acknowledged,
  * so the responder sees it in sequence and every rule above holds for it
  * unchanged.  A go-back still restarts the cursor at una, but the cursor
@@ -253,6 +261,23 @@ int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 }
 
 /**
+ * rmp_req_send_spray() - spray the QP's SENDs and WRITEs with immediate too
+ * @r: requester, spraying (rmp_req_multipath())
+ *
+ * For a QP whose peer agreed to take SENDs in pieces: see the design
+ * notes. Messages sent before the call, even in part, stay whole.
+ *
+ * Return: 0, or -EINVAL if @r does not spray.
+ */
+int rmp_req_send_spray(struct rmp_req *r)
+{
+	if (!r->paths)
+		return -EINVAL;
+	r->send_spray = true;
+	return 0;
+}
+
+/**
  * rmp_req_read_spray() - take READ responses in any order
  * @r: requester of an RC QP
  * @reorder_ns: how long a missing response may be overtaken by later
@@ -420,6 +445,9 @@ int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 	w->flags = flags;
 	w->done = 0;
 	w->status = RMP_REQ_OK;
+	w->ssn = r->post_ssn;
+	if (kind == RMP_REQ_SEND || (flags & RMP_REQ_F_IMM))
+		r->post_ssn = rmp_psn_add(r->post_ssn, 1);
 	if (r->state == RMP_REQ_FLUSHED) {
 		w->done = 1;
 		w->status = RMP_REQ_ERR_FLUSH;
@@ -630,7 +658,7 @@ static unsigned int rmp_req_progress(struct rmp_req *r, u64 now, u32 from)
 	r->recovering = false;
 	/* The responder took what it refused: the RNR wait is moot. */
 	r->state = RMP_REQ_RUN;
-	r->deadline = r->una != r->next_psn && r->timeout_ns ?
+	r->deadline = r->una != r->sent_psn && r->timeout_ns ?
 		      now + r->timeout_ns : 0;
 	return ev | RMP_REQ_EV_SEND;
 }
@@ -667,6 +695,15 @@ static unsigned int rmp_req_on_nak(struct rmp_req *r, u64 now, u8 syndrome)
 					     RMP_REQ_ERR_RNR_RETRY_EXC);
 		if (r->rnr_retry != RMP_REQ_RNR_INFINITE)
 			r->rnr_left--;
+		/*
+		 * Multipath: the go-back steps over PSNs still in flight, as
+		 * the refused one is: it goes again after the wait, no path
+		 * blamed. Pieces ahead of it that found no receive WQE either
+		 * are lost like any others.
+		 */
+		if (r->paths)
+			rmp_sb_timeout(r->sb, r->paths, r->una,
+				       rmp_psn_add(r->una, 1));
 		rmp_req_go_back(r);
 		r->state = RMP_REQ_RNR_WAIT;
 		r->rnr_until = now + rmp_req_rnr_ns(value);
@@ -1306,12 +1343,19 @@ static void rmp_req_spray(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 	r->stats.sprayed++;
 }
 
-/* The one packet of a sprayed WQE at @pkt->psn, @k packets in. */
+/*
+ * The one packet of a sprayed WQE at @pkt->psn, @k packets in: a WRITE
+ * ONLY, or a piece of a SEND, which keeps its place in the message.
+ */
 static void rmp_req_piece(const struct rmp_req *r, const struct rmp_req_wqe *w,
 			  u32 k, struct rmp_req_pkt *pkt)
 {
 	pkt->kind = w->kind;
 	pkt->pos = RMP_REQ_ONLY;
+	if (w->kind == RMP_REQ_SEND)
+		pkt->pos = (k ? 0 : RMP_REQ_FIRST) |
+			   (k == w->npsn - 1 ? RMP_REQ_LAST : 0);
+	pkt->ssn = w->ssn;
 	pkt->offset = k * r->mtu;
 	pkt->len = w->length - pkt->offset;
 	if (pkt->len > r->mtu)
@@ -1455,6 +1499,20 @@ static bool rmp_req_behind_read(const struct rmp_req *r,
 }
 
 /*
+ * Send spraying: a sprayed SEND, or WRITE with immediate data, waits while
+ * %RMP_SPETH_MSGS messages that take a receive WQE lie between it and the
+ * oldest WQE not acknowledged.
+ */
+static bool rmp_req_sends_ahead(const struct rmp_req *r,
+				const struct rmp_req_wqe *w)
+{
+	return (w->kind == RMP_REQ_SEND || (w->flags & RMP_REQ_F_IMM)) &&
+	       (w->flags & RMP_REQ_F_SPRAY) &&
+	       rmp_psn_sub(w->ssn, rmp_req_at(r, r->comp)->ssn) >=
+	       RMP_SPETH_MSGS;
+}
+
+/*
  * A WQE about to leave for the first time is sprayed, a WRITE over the
  * paths, a READ's responses by the peer, if the QP sprays by now: an
  * application may post its first WQEs before the peer agreed, and a slow
@@ -1463,8 +1521,9 @@ static bool rmp_req_behind_read(const struct rmp_req *r,
 static void rmp_req_choose_spray(const struct rmp_req *r,
 				 struct rmp_req_wqe *w)
 {
-	if (r->paths && w->kind == RMP_REQ_WRITE &&
-	    !(w->flags & RMP_REQ_F_IMM))
+	if ((r->paths && w->kind == RMP_REQ_WRITE &&
+	     (!(w->flags & RMP_REQ_F_IMM) || r->send_spray)) ||
+	    (r->send_spray && w->kind == RMP_REQ_SEND))
 		w->flags |= RMP_REQ_F_SPRAY;
 	if (r->rd_spray && w->kind == RMP_REQ_READ &&
 	    w->npsn <= RMP_RD_SPRAY_MAX)
@@ -1524,7 +1583,8 @@ static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 				       rmp_req_off(r, r->sent_psn));
 	if (!r->cur_pkt && !pkt->retry)
 		rmp_req_choose_spray(r, w);
-	if (rmp_req_behind_spray(r, w) || rmp_req_behind_read(r, w))
+	if (rmp_req_behind_spray(r, w) || rmp_req_behind_read(r, w) ||
+	    rmp_req_sends_ahead(r, w))
 		return -EAGAIN;
 	inflight = rmp_req_off(r, r->next_psn);
 
@@ -1593,6 +1653,19 @@ static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 	return 0;
 }
 
+/*
+ * RC: packets sent and not acknowledged keep the ACK timer running when
+ * none leaves now: after a go-back that found every one still in flight
+ * on its path (multipath), or a late acknowledgment that caught up with
+ * the cursor, nothing else would start it.
+ */
+static void rmp_req_keep_timer(struct rmp_req *r, u64 now)
+{
+	if (r->qpt == RMP_QPT_RC && r->state == RMP_REQ_RUN &&
+	    r->timeout_ns && !r->deadline && r->una != r->sent_psn)
+		r->deadline = now + r->timeout_ns;
+}
+
 /* Bytes a request packet puts on the wire, as the pacer counts them. */
 static u32 rmp_req_wire_bytes(const struct rmp_req_pkt *pkt)
 {
@@ -1653,8 +1726,10 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 				    r->post_psn, now))
 		return -EAGAIN;
 	err = rmp_req_pick(r, now, pkt);
-	if (err)
+	if (err) {
+		rmp_req_keep_timer(r, now);
 		return err;
+	}
 	pkt->unsched = r->credit && !pkt->retry &&
 		       pkt->kind != RMP_REQ_LOCAL &&
 		       rmp_credit_tx_unscheduled(r->credit, pkt->psn);

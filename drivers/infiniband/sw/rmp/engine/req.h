@@ -124,9 +124,11 @@ enum rmp_req_status {
  * @flags: RMP_REQ_F_* bits
  * @done: finished; @status says how
  * @status: &enum rmp_req_status, once @done
+ * @ssn: the messages taking a receive WQE (SENDs, WRITEs with immediate
+ *	data) posted before it, modulo 2^24; a sprayed SEND's pieces carry it
  *
  * The payload, addresses and keys stay in the kernel's own WQE at the same
- * slot; 20 bytes per WQE.
+ * slot; 24 bytes per WQE.
  */
 struct rmp_req_wqe {
 	u32 length;
@@ -137,9 +139,10 @@ struct rmp_req_wqe {
 	u8 flags;
 	u8 done;
 	u8 status;
+	u32 ssn;
 };
 
-static_assert(sizeof(struct rmp_req_wqe) == 20);
+static_assert(sizeof(struct rmp_req_wqe) == 24);
 
 /**
  * struct rmp_req_cfg - requester parameters, from the QP's attributes
@@ -199,7 +202,12 @@ enum rmp_req_pos {
  * @pos: &enum rmp_req_pos, for the opcode. Sprayed (multipath) WRITE
  *	packets are each %RMP_REQ_ONLY: one RDMA WRITE ONLY per packet whose
  *	RETH names its own @offset and @len, so the responder can place it
- *	whatever order it arrives in
+ *	whatever order it arrives in; the last of a WRITE with immediate
+ *	data (@offset + @len is the WRITE's length) carries the immediate
+ *	data and an SPETH. A sprayed SEND's pieces keep their position, for
+ *	the piece's opcode
+ * @ssn: a piece of a sprayed SEND, or of a WRITE with immediate data: the
+ *	WQE's &rmp_req_wqe.ssn, for its SPETH (with @offset)
  * @ackreq: set the BTH AckReq bit
  * @retry: a retransmission (the PSN was transmitted before)
  * @sprayed: it went on a path of the multipath path set
@@ -213,6 +221,7 @@ struct rmp_req_pkt {
 	u32 psn;
 	u32 offset;
 	u32 len;
+	u32 ssn;
 	u16 sport;
 	u8 kind;
 	u8 pos;
@@ -346,6 +355,7 @@ struct rmp_req_stats {
  * @tail: index of the oldest WQE not returned by rmp_req_complete()
  * @cur_pkt: send cursor: packet (PSN) within WQE @cur
  * @post_psn: first PSN of the next WQE posted
+ * @post_ssn: &rmp_req_wqe.ssn of the next WQE posted
  * @next_psn: PSN of the next packet to transmit (the cursor's)
  * @una: oldest PSN not acknowledged
  * @sent_psn: one past the highest PSN ever transmitted
@@ -363,6 +373,8 @@ struct rmp_req_stats {
  * @paths: multipath: the path set, owned by the caller; NULL for a single
  *	path (see rmp_req_multipath())
  * @sb: multipath: the scoreboard, owned by the caller
+ * @send_spray: multipath: SENDs and WRITEs with immediate data are
+ *	sprayed too, in pieces (see rmp_req_send_spray())
  * @spray_end: multipath: one past the highest PSN sprayed; packets that
  *	are not sprayed wait until everything before it is acknowledged
  * @probes: multipath: the dead paths due a probe, bit i for path i: each
@@ -424,6 +436,7 @@ struct rmp_req {
 	u32 cur_pkt;
 
 	u32 post_psn;
+	u32 post_ssn;
 	u32 next_psn;
 	u32 una;
 	u32 sent_psn;
@@ -441,6 +454,7 @@ struct rmp_req {
 
 	struct rmp_paths *paths;
 	struct rmp_sb *sb;
+	bool send_spray;
 	u32 spray_end;
 	u64 probes;
 	u32 plain_path;
@@ -474,6 +488,7 @@ int rmp_req_init(struct rmp_req *r, struct rmp_req_wqe *ring, u32 nslots,
 		 const struct rmp_req_cfg *cfg, u32 sq_psn);
 int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 		      struct rmp_sb *sb);
+int rmp_req_send_spray(struct rmp_req *r);
 int rmp_req_read_spray(struct rmp_req *r, u64 reorder_ns);
 int rmp_req_read_reports(struct rmp_req *r);
 int rmp_req_read_report(struct rmp_req *r, struct rmp_sack *s, u16 *sport);

@@ -66,6 +66,22 @@
  * names the right PSN. A held PSN arriving again is a duplicate. ACKs then
  * carry a SACK (rmp_resp_sacks()) that the caller builds from the window
  * when it sends them.
+ *
+ * With send spraying (rmp_resp_send_spray()) SENDs come in pieces, each
+ * with the SEND's sequence number (SSN: the messages that take a receive
+ * WQE before it) and its offset, so a piece is placed wherever it arrives:
+ * the SSN names the receive WQE, counted from the next one to complete
+ * (&rmp_resp_out.rq_idx). A sprayed WRITE with immediate data is WRITE ONLY
+ * packets but its last, a piece with a RETH and the immediate data, placed
+ * by the RETH; the receive WQE its SSN names only completes. A piece is not
+ * a message; its PSN is marked in a bitmap of its own, so that the MSN
+ * counts only whole messages when the window moves over it. A last piece
+ * also leaves the SEND's length and its immediate data or invalidated R_Key
+ * in a slot by SSN. Once the expected PSN has passed a SEND's last piece,
+ * every piece of it was placed: the SEND completes, in order, counts in the
+ * MSN, and the caller collects it with rmp_resp_take_sent() to complete its
+ * receive WQE. A requester keeps at most %RMP_SPETH_MSGS such messages in
+ * flight, so a piece of a SEND further ahead is not taken.
  */
 
 static const u32 rmp_resp_mtus[] = { 256, 512, 1024, 2048, 4096 };
@@ -163,6 +179,51 @@ int rmp_resp_read_spray(struct rmp_resp *resp)
 }
 
 /**
+ * rmp_resp_send_spray() - take SENDs in sprayed pieces
+ * @resp: responder of an RC QP that accepts sprayed WRITEs
+ *	(rmp_resp_multipath())
+ * @sp: the state it needs, owned by the caller until the responder is set
+ *	up again
+ *
+ * For a QP whose peer agreed to send spraying: see the multipath design
+ * notes. Pieces before it are refused, so nothing is lost.
+ *
+ * Return: 0, or -EINVAL on UC or without out-of-order acceptance.
+ */
+int rmp_resp_send_spray(struct rmp_resp *resp, struct rmp_resp_spray *sp)
+{
+	if (resp->uc || !resp->ooo)
+		return -EINVAL;
+	memset(sp, 0, sizeof(*sp));
+	resp->sp = sp;
+	return 0;
+}
+
+/**
+ * rmp_resp_take_sent() - hand out the next sprayed SEND completed
+ * @resp: responder
+ * @sent: filled in with it
+ *
+ * After each rmp_resp_executed(), the caller takes every SEND it
+ * completed, oldest first, and completes its receive WQE (the next in the
+ * queue) with it; rmp_resp_packet() refuses the next packet until then.
+ *
+ * Return: true if @sent was filled in.
+ */
+bool rmp_resp_take_sent(struct rmp_resp *resp, struct rmp_resp_sent *sent)
+{
+	struct rmp_resp_sent *slot;
+
+	if (resp->ssn_done == resp->ssn)
+		return false;
+	slot = &resp->sp->sent[resp->ssn_done % RMP_SPETH_MSGS];
+	*sent = *slot;
+	slot->valid = false;
+	resp->ssn_done = rmp_psn_add(resp->ssn_done, 1);
+	return true;
+}
+
+/**
  * rmp_resp_sack() - the SACK of an acknowledgment, with its ECN echo
  * @resp: responder that sacks (rmp_resp_sacks())
  * @s: filled in from the receive window as it is now
@@ -242,12 +303,52 @@ static int rmp_resp_find(const struct rmp_resp *resp, u8 kind, u32 psn)
 }
 
 /*
- * Consume @n PSNs in order, and the held ones after them: each of those is
- * a sprayed WRITE, a whole message, acknowledged like one executed now.
+ * Send spraying: of the @n PSNs from @psn the window moved over, those
+ * that were held pieces of SENDs, no longer marked.
+ */
+static u32 rmp_resp_pieces_passed(struct rmp_resp *resp, u32 psn, u32 n)
+{
+	u32 mask = resp->win.size - 1, count = 0, slot;
+	u64 bit;
+
+	if (!resp->sp)
+		return 0;
+	for (; n; n--, psn++) {
+		slot = psn & mask;
+		bit = 1ULL << (slot % 64);
+		if (resp->sp->pieces[slot / 64] & bit) {
+			resp->sp->pieces[slot / 64] &= ~bit;
+			count++;
+		}
+	}
+	return count;
+}
+
+/* Send spraying: the SENDs whose last piece the expected PSN passed. */
+static u32 rmp_resp_sends_passed(struct rmp_resp *resp)
+{
+	const struct rmp_resp_sent *slot;
+	u32 count = 0;
+
+	while (resp->sp) {
+		slot = &resp->sp->sent[resp->ssn % RMP_SPETH_MSGS];
+		if (!slot->valid || !rmp_psn_before(slot->psn, resp->win.epsn))
+			break;
+		resp->ssn = rmp_psn_add(resp->ssn, 1);
+		count++;
+	}
+	return count;
+}
+
+/*
+ * Consume @n PSNs in order, and the held ones after them: a sprayed WRITE
+ * is a whole message, acknowledged like one executed now; a piece of a
+ * sprayed SEND is not, but a SEND whose last piece is passed is.
  */
 static void rmp_resp_advance(struct rmp_resp *resp, u32 n)
 {
-	u32 epsn = rmp_psn_add(resp->win.epsn, n), i, held = 0;
+	u32 from = resp->win.epsn, epsn = rmp_psn_add(from, n), i, held = 0;
+	u32 sends;
 
 	if (n < resp->win.size) {
 		for (i = 0; i < n; i++)
@@ -255,12 +356,19 @@ static void rmp_resp_advance(struct rmp_resp *resp, u32 n)
 					 rmp_psn_add(resp->win.epsn, i));
 		held = rmp_rxwin_advance(&resp->win) - n;
 		epsn = resp->win.epsn;
+		/* Pieces a peer put in the PSNs of a READ count for nothing. */
+		rmp_resp_pieces_passed(resp, from, n);
+		held -= rmp_resp_pieces_passed(resp, rmp_psn_add(from, n),
+					       held);
 	} else {
 		/* A READ longer than the window: nothing can be held. */
 		rmp_rxwin_init(&resp->win, epsn, resp->win.size);
+		if (resp->sp)
+			memset(resp->sp->pieces, 0, sizeof(resp->sp->pieces));
 	}
-	if (held) {
-		resp->msn = (resp->msn + held) & RMP_RESP_MSN_MASK;
+	sends = rmp_resp_sends_passed(resp);
+	if (held || sends) {
+		resp->msn = (resp->msn + held + sends) & RMP_RESP_MSN_MASK;
 		resp->unacked += held;
 		resp->unacked_end = true;
 	}
@@ -348,10 +456,64 @@ static bool rmp_resp_rules_ok(const struct rmp_resp *resp,
 	return true;
 }
 
+/*
+ * Send spraying: the SEND a piece names is at most %RMP_SPETH_MSGS ahead
+ * and not the one in progress (a SEND's own pieces follow it), its offset
+ * falls on a piece boundary of a message of at most 2^31 bytes, it is a
+ * whole MTU unless it is the last, and a last piece is the SEND's only
+ * one. The last piece of a WRITE with immediate data also follows a WRITE
+ * ONLY's rules for its RETH. Sets *@rq_idx to the receive WQE it goes in,
+ * or completes (&rmp_resp_out.rq_idx).
+ */
+static bool rmp_resp_piece_ok(const struct rmp_resp *resp,
+			      const struct rmp_resp_in *in, u32 flags,
+			      u32 *rq_idx)
+{
+	u32 held = resp->msg == RMP_RESP_MSG_SEND, len = in->payload_len;
+	u32 k = rmp_psn_sub(in->ssn, resp->ssn);
+
+	if (!resp->sp || k < held || k >= RMP_SPETH_MSGS ||
+	    in->offset % resp->mtu || len > resp->mtu ||
+	    (u64)in->offset + len > RMP_RESP_MAX_READ_LEN)
+		return false;
+	if (flags & RMP_OPF_LAST) {
+		if (!len && in->offset)
+			return false;
+		if (resp->sp->sent[in->ssn % RMP_SPETH_MSGS].valid)
+			return false;
+	} else if (len != resp->mtu) {
+		return false;
+	}
+	if ((flags & RMP_OPF_WRITE) && !rmp_resp_rules_ok(resp, in, flags))
+		return false;
+	*rq_idx = k - held;
+	return true;
+}
+
 static bool rmp_resp_valid(const struct rmp_resp *resp,
 			   const struct rmp_resp_in *in, u32 flags)
 {
+	u32 rq_idx;
+
+	/* A piece in sequence belongs to the next message, whole or not. */
+	if (flags & RMP_OPF_SPETH)
+		return resp->msg == RMP_RESP_MSG_NONE &&
+		       rmp_resp_piece_ok(resp, in, flags, &rq_idx) && !rq_idx;
 	return rmp_resp_seq_ok(resp, flags) && rmp_resp_rules_ok(resp, in, flags);
+}
+
+/* Send spraying: a SEND's last piece was taken; see the design notes. */
+static void rmp_resp_note_sent(struct rmp_resp *resp,
+			       const struct rmp_resp_in *in)
+{
+	struct rmp_resp_sent *slot = &resp->sp->sent[in->ssn % RMP_SPETH_MSGS];
+
+	slot->psn = in->psn;
+	slot->len = in->offset + in->payload_len;
+	slot->data = in->data;
+	slot->opcode = in->opcode;
+	slot->se = in->se;
+	slot->valid = true;
 }
 
 /*
@@ -449,6 +611,14 @@ static void rmp_resp_describe(const struct rmp_resp *resp,
 			      struct rmp_resp_out *out)
 {
 	out->verdict = RMP_RESP_EXECUTE;
+	if (flags & RMP_OPF_SPETH) {
+		/* Completed apart: see rmp_resp_take_sent(). */
+		out->offset = in->offset;
+		out->va = in->va;
+		out->rkey = in->rkey;
+		rmp_resp_piece_ok(resp, in, flags, &out->rq_idx);
+		return;
+	}
 	out->first = flags & RMP_OPF_FIRST;
 	out->last = flags & RMP_OPF_LAST;
 	if (!(flags & (RMP_OPF_SEND | RMP_OPF_WRITE)))
@@ -501,15 +671,18 @@ static void rmp_resp_uc_packet(struct rmp_resp *resp,
 }
 
 /*
- * Multipath: a packet ahead of the expected PSN. A sprayed WRITE inside
- * the window that passes its own rules is executed; one already held is a
- * duplicate, answered with a (selective) ACK. False for anything else:
- * the in-order rules judge it.
+ * Multipath: a packet ahead of the expected PSN. A sprayed WRITE, or a
+ * piece of a sprayed SEND, inside the window that passes its own rules is
+ * executed; one already held is a duplicate, answered with a (selective)
+ * ACK. False for anything else: the in-order rules judge it.
  */
 static bool rmp_resp_ahead(struct rmp_resp *resp, const struct rmp_resp_in *in,
 			   u32 flags, struct rmp_resp_out *out)
 {
-	if (in->opcode != RMP_OP_RC_WRITE_ONLY ||
+	bool piece = flags & RMP_OPF_SPETH;
+	u32 rq_idx;
+
+	if ((in->opcode != RMP_OP_RC_WRITE_ONLY && !piece) ||
 	    rmp_psn_sub(in->psn, resp->win.epsn) >= resp->win.size)
 		return false;
 	if (rmp_rxwin_has(&resp->win, in->psn)) {
@@ -518,7 +691,8 @@ static bool rmp_resp_ahead(struct rmp_resp *resp, const struct rmp_resp_in *in,
 			     rmp_psn_sub(resp->win.epsn, 1));
 		return true;
 	}
-	if (!rmp_resp_rules_ok(resp, in, flags))
+	if (piece ? !rmp_resp_piece_ok(resp, in, flags, &rq_idx) :
+		    !rmp_resp_rules_ok(resp, in, flags))
 		return false;
 	rmp_resp_describe(resp, in, flags, out);
 	resp->cur = *in;
@@ -527,13 +701,18 @@ static bool rmp_resp_ahead(struct rmp_resp *resp, const struct rmp_resp_in *in,
 	return true;
 }
 
-/* A request of the responder's transport, while it is not in error. */
+/*
+ * A request of the responder's transport, while it is not in error: a
+ * piece of a sprayed SEND only once the peer agreed to send them.
+ */
 static bool rmp_resp_takes(const struct rmp_resp *resp,
 			   const struct rmp_opcode_info *info)
 {
-	return !resp->error && info &&
-	       info->qpt == (resp->uc ? RMP_QPT_UC : RMP_QPT_RC) &&
-	       (info->flags & RMP_OPF_REQ);
+	if (resp->error || !info || !(info->flags & RMP_OPF_REQ))
+		return false;
+	if (info->flags & RMP_OPF_SPETH)
+		return resp->sp;
+	return info->qpt == (resp->uc ? RMP_QPT_UC : RMP_QPT_RC);
 }
 
 /**
@@ -556,7 +735,8 @@ bool rmp_resp_will_execute(const struct rmp_resp *resp,
 {
 	const struct rmp_opcode_info *info = rmp_opcode_info(in->opcode);
 
-	return !resp->pending && !resp->uc && rmp_resp_takes(resp, info) &&
+	return !resp->pending && resp->ssn_done == resp->ssn && !resp->uc &&
+	       rmp_resp_takes(resp, info) &&
 	       in->psn == resp->win.epsn &&
 	       rmp_resp_valid(resp, in, info->flags);
 }
@@ -571,7 +751,8 @@ bool rmp_resp_will_execute(const struct rmp_resp *resp,
  * that the message in progress was abandoned before this packet.
  *
  * Return: 0, or -EBUSY if the previous EXECUTE has not been reported with
- * rmp_resp_executed(); @out is then untouched.
+ * rmp_resp_executed(), or a SEND it completed not taken with
+ * rmp_resp_take_sent(); @out is then untouched.
  */
 int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,
 		    struct rmp_resp_out *out)
@@ -579,7 +760,7 @@ int rmp_resp_packet(struct rmp_resp *resp, const struct rmp_resp_in *in,
 	const struct rmp_opcode_info *info = rmp_opcode_info(in->opcode);
 	s32 d;
 
-	if (resp->pending)
+	if (resp->pending || resp->ssn_done != resp->ssn)
 		return -EBUSY;
 	memset(out, 0, sizeof(*out));
 	out->verdict = RMP_RESP_DROP;
@@ -639,16 +820,25 @@ static u32 rmp_resp_take(struct rmp_resp *resp, u8 kind, u32 npkts, u64 orig)
 	return idx;
 }
 
-/* Commit a SEND or WRITE packet. */
+/* Commit a SEND or WRITE packet, or a piece of a sprayed SEND. */
 static void rmp_resp_commit_data(struct rmp_resp *resp, u32 flags,
 				 struct rmp_resp_out *out)
 {
 	const struct rmp_resp_in *in = &resp->cur;
+	bool ends = flags & RMP_OPF_LAST;
 
-	if (out->last) {
+	if (flags & RMP_OPF_SPETH) {
+		/* Its SEND completes as the window moves past it. */
+		if (ends)
+			rmp_resp_note_sent(resp, in);
+	} else if (out->last) {
 		resp->msg = RMP_RESP_MSG_NONE;
 		resp->msg_off = 0;
 		resp->msn = (resp->msn + 1) & RMP_RESP_MSN_MASK;
+		if (flags & (RMP_OPF_SEND | RMP_OPF_IMMDT)) {
+			resp->ssn = rmp_psn_add(resp->ssn, 1);
+			resp->ssn_done = resp->ssn;
+		}
 	} else if (out->first) {
 		resp->msg = flags & RMP_OPF_SEND ? RMP_RESP_MSG_SEND :
 						   RMP_RESP_MSG_WRITE;
@@ -665,19 +855,22 @@ static void rmp_resp_commit_data(struct rmp_resp *resp, u32 flags,
 		return;
 
 	resp->unacked++;
-	resp->unacked_end |= out->last;
+	resp->unacked_end |= ends;
 	if (in->ackreq || (resp->ack_every && resp->unacked >= resp->ack_every))
 		rmp_resp_ack(resp, &out->reply, rmp_resp_syn_ack(), in->psn);
 }
 
 /*
- * Multipath: a sprayed WRITE ahead of the expected PSN was executed. Held
- * if it succeeded; dropped, without a word, if not.
+ * Multipath: a sprayed WRITE, or a piece of a sprayed SEND, ahead of the
+ * expected PSN was executed. Held if it succeeded; dropped, without a
+ * word, if not.
  */
 static void rmp_resp_held(struct rmp_resp *resp, enum rmp_resp_status status,
 			  struct rmp_resp_out *out)
 {
 	const struct rmp_resp_in *in = &resp->cur;
+	u32 flags = rmp_opcode_info(in->opcode)->flags;
+	u32 slot = in->psn & (resp->win.size - 1);
 
 	resp->cur_ahead = false;
 	if (status != RMP_RESP_OK) {
@@ -685,6 +878,11 @@ static void rmp_resp_held(struct rmp_resp *resp, enum rmp_resp_status status,
 		return;
 	}
 	rmp_rxwin_accept(&resp->win, in->psn);
+	if (flags & RMP_OPF_SPETH) {
+		resp->sp->pieces[slot / 64] |= 1ULL << (slot % 64);
+		if (flags & RMP_OPF_LAST)
+			rmp_resp_note_sent(resp, in);
+	}
 	rmp_resp_taken(resp, in);
 	resp->unacked++;
 	if (in->ackreq || (resp->ack_every && resp->unacked >= resp->ack_every))

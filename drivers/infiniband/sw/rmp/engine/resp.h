@@ -105,6 +105,11 @@ struct rmp_resp_res {
  * @ce: it arrived CE marked (its IP header's ECN field)
  * @spray: a READ request whose responses may take any path (its BTH's
  *	%RMP_BTH_SPRAY; read spraying)
+ * @se: BTH solicited event
+ * @ssn: a piece of a sprayed SEND: its SPETH's sequence number
+ * @offset: a piece of a sprayed SEND: its SPETH's offset
+ * @data: a last piece of a sprayed SEND: its immediate data (wire order)
+ *	or the R_Key its IETH invalidates
  *
  * @va, @rkey and @dma_len are read only for opcodes that carry them.
  */
@@ -118,6 +123,10 @@ struct rmp_resp_in {
 	u32 dma_len;
 	bool ce;
 	bool spray;
+	bool se;
+	u32 ssn;
+	u32 offset;
+	u32 data;
 };
 
 /**
@@ -271,7 +280,11 @@ enum rmp_resp_status {
  *	it, and a SEND or a WRITE with immediate completes its receive WQE.
  *	From rmp_resp_executed(), true only if execution succeeded
  * @offset: EXECUTE, SEND or WRITE: offset of the payload in its message
- * @va: EXECUTE, WRITE: where the payload goes
+ * @rq_idx: EXECUTE, a piece of a sprayed SEND: the receive WQE it goes in
+ *	(for a WRITE's last piece: that its immediate data completes), as
+ *	the number of WQEs before it in the receive queue (a SEND in
+ *	progress holds its WQE already, and does not count)
+ * @va: EXECUTE, WRITE (a WRITE's last piece too): where the payload goes
  * @rkey: EXECUTE, WRITE: R_Key of the WRITE
  * @error: the responder entered the error state: send @reply, then move the
  *	QP to error
@@ -287,11 +300,44 @@ struct rmp_resp_out {
 	bool first;
 	bool last;
 	u32 offset;
+	u32 rq_idx;
 	u64 va;
 	u32 rkey;
 	bool error;
 	bool aborted;
 	struct rmp_resp_reply reply;
+};
+
+/**
+ * struct rmp_resp_sent - a sprayed SEND whose last piece was taken
+ * @psn: PSN of the last piece
+ * @len: bytes of the SEND: the last piece's offset and length
+ * @data: &rmp_resp_in.data of the last piece
+ * @opcode: the last piece's opcode: plain, immediate or invalidate, or
+ *	that of a WRITE with immediate data (a "SEND" here too)
+ * @se: the last piece asked for a solicited event
+ * @valid: the slot holds a SEND
+ */
+struct rmp_resp_sent {
+	u32 psn;
+	u32 len;
+	u32 data;
+	u8 opcode;
+	bool se;
+	bool valid;
+};
+
+/**
+ * struct rmp_resp_spray - a responder's state for sprayed SENDs
+ * @pieces: the held PSNs that are pieces of a SEND, not whole messages,
+ *	indexed like the receive window's bitmap
+ * @sent: SENDs whose last piece was taken, by SSN modulo %RMP_SPETH_MSGS
+ *
+ * Owned by the caller (rmp_resp_send_spray()); 1152 bytes.
+ */
+struct rmp_resp_spray {
+	u64 pieces[RMP_RXWIN_WORDS];
+	struct rmp_resp_sent sent[RMP_SPETH_MSGS];
 };
 
 /**
@@ -317,8 +363,13 @@ enum rmp_resp_msg {
  * @ecn_echo: the SACKs echo CE marks (rmp_resp_sack())
  * @rd_spray: the requester takes READ responses in any order
  *	(rmp_resp_read_spray())
+ * @sp: SENDs arrive sprayed, in pieces (rmp_resp_send_spray()); else NULL
  * @win: receive window; @win.epsn is the expected PSN
  * @msn: message sequence number: messages completed, modulo 2^24
+ * @ssn: messages that take a receive WQE completed, modulo 2^24: the SSN
+ *	of the next sprayed SEND to complete
+ * @ssn_done: SSN of the oldest sprayed SEND completed and not yet handed
+ *	out by rmp_resp_take_sent(); @ssn once all are
  * @msg: &enum rmp_resp_msg in progress
  * @msg_off: bytes of the message in progress received so far
  * @msg_va: WRITE in progress: its RETH address
@@ -348,9 +399,12 @@ struct rmp_resp {
 	bool ooo;
 	bool ecn_echo;
 	bool rd_spray;
+	struct rmp_resp_spray *sp;
 
 	struct rmp_rxwin win;
 	u32 msn;
+	u32 ssn;
+	u32 ssn_done;
 	u8 msg;
 	u32 msg_off;
 	u64 msg_va;
@@ -439,7 +493,16 @@ static inline void rmp_resp_in_from_hdr(struct rmp_resp_in *in,
 	in->opcode = f->bth.opcode;
 	in->ackreq = f->bth.ackreq;
 	in->spray = f->bth.spray;
+	in->se = f->bth.se;
 	in->payload_len = f->payload_len;
+	if (flags & RMP_OPF_SPETH) {
+		in->ssn = f->speth.ssn;
+		in->offset = f->speth.offset;
+		if (flags & RMP_OPF_IMMDT)
+			memcpy(&in->data, &f->imm, sizeof(in->data));
+		else if (flags & RMP_OPF_IETH)
+			in->data = f->ieth.rkey;
+	}
 	if (flags & RMP_OPF_RETH) {
 		in->va = f->reth.va;
 		in->rkey = f->reth.rkey;
@@ -454,6 +517,8 @@ int rmp_resp_init(struct rmp_resp *resp, const struct rmp_resp_config *cfg,
 		  struct rmp_resp_res *res, u32 nres);
 int rmp_resp_multipath(struct rmp_resp *resp, bool ecn_echo);
 int rmp_resp_read_spray(struct rmp_resp *resp);
+int rmp_resp_send_spray(struct rmp_resp *resp, struct rmp_resp_spray *sp);
+bool rmp_resp_take_sent(struct rmp_resp *resp, struct rmp_resp_sent *sent);
 int rmp_resp_sack(struct rmp_resp *resp, struct rmp_sack *s,
 		  struct rmp_ecn_echo *ce);
 bool rmp_resp_will_execute(const struct rmp_resp *resp,

@@ -248,6 +248,39 @@ static const struct hdr_wire_case hdr_wire_cases[] = {
 			   0x00, 0x00, 0x00, 0x09, 0x01, 0x02, 0x03, 0x04 },
 	},
 	{
+		.desc = "SEND piece last inv: BTH+SPETH+IETH",
+		.f = {
+			.bth = { .opcode = RMP_OP_EXT_SEND_PIECE_LAST_INV,
+				 .pkey = 0xffff, .qpn = 3, .psn = 9 },
+			.speth = { .ssn = 0xabcdef, .offset = 0x00012000 },
+			.ieth = { .rkey = 0x11223344 },
+		},
+		.len = 24,
+		.bytes = { 0xc7, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00, 0x03,
+			   0x00, 0x00, 0x00, 0x09, 0x00, 0xab, 0xcd, 0xef,
+			   0x00, 0x01, 0x20, 0x00, 0x11, 0x22, 0x33, 0x44 },
+	},
+	{
+		.desc = "WRITE piece last imm: BTH+SPETH+RETH+ImmDt",
+		.f = {
+			.bth = { .opcode = RMP_OP_EXT_WRITE_PIECE_LAST_IMM,
+				 .se = true, .pad = 3, .pkey = 0xffff,
+				 .qpn = 0x12, .ackreq = true,
+				 .psn = 0x010203 },
+			.speth = { .ssn = 0x800102, .offset = 0x00003000 },
+			.reth = { .va = 0x00007f0012345000ULL,
+				  .rkey = 0x0000abcd, .len = 0x1d },
+		},
+		.imm = 0xfeedface,
+		.len = 40,
+		.bytes = { 0xc8, 0xb0, 0xff, 0xff, 0x00, 0x00, 0x00, 0x12,
+			   0x80, 0x01, 0x02, 0x03, 0x00, 0x80, 0x01, 0x02,
+			   0x00, 0x00, 0x30, 0x00,
+			   0x00, 0x00, 0x7f, 0x00, 0x12, 0x34, 0x50, 0x00,
+			   0x00, 0x00, 0xab, 0xcd, 0x00, 0x00, 0x00, 0x1d,
+			   0xfe, 0xed, 0xfa, 0xce },
+	},
+	{
 		/* Same bytes as a CNP captured from a ConnectX-4 Lx. */
 		.desc = "CNP: BTH+16 reserved",
 		.f = {
@@ -277,6 +310,53 @@ static void rmp_hdr_build__wire_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, buf[len], 0xee, "wrote past headers");
 }
 
+/*
+ * The last piece of a sprayed WRITE with immediate data parsed from its
+ * bytes (the wire case above, with 29 bytes of payload): its SPETH comes
+ * first after the BTH, then the RETH, then the immediate data.
+ */
+static void rmp_hdr_parse__write_piece_bytes(struct kunit *test)
+{
+	const struct hdr_wire_case *c = NULL;
+	enum rmp_hdr_err why = RMP_HDR_ERR_MAX;
+	struct rmp_hdr_fields got;
+	u8 pkt[96] = {};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(hdr_wire_cases); i++)
+		if (hdr_wire_cases[i].f.bth.opcode ==
+		    RMP_OP_EXT_WRITE_PIECE_LAST_IMM)
+			c = &hdr_wire_cases[i];
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	memcpy(pkt, c->bytes, c->len);
+
+	memset(&got, 0xff, sizeof(got));
+	KUNIT_ASSERT_EQ(test, rmp_hdr_parse(&got, pkt, sizeof(pkt),
+					    c->len + 29 + 3 + RMP_ICRC_SIZE,
+					    &why), 0);
+	KUNIT_EXPECT_EQ(test, why, RMP_HDR_OK);
+	KUNIT_EXPECT_EQ(test, got.hdr_len, (u16)40);
+	KUNIT_EXPECT_EQ(test, got.payload_len, 29U);
+	KUNIT_EXPECT_EQ(test, got.bth.opcode,
+			(u8)RMP_OP_EXT_WRITE_PIECE_LAST_IMM);
+	KUNIT_EXPECT_TRUE(test, got.bth.se);
+	KUNIT_EXPECT_EQ(test, got.bth.pad, (u8)3);
+	KUNIT_EXPECT_EQ(test, got.bth.qpn, 0x12U);
+	KUNIT_EXPECT_TRUE(test, got.bth.ackreq);
+	KUNIT_EXPECT_EQ(test, got.bth.psn, 0x010203U);
+	KUNIT_EXPECT_EQ(test, got.speth.ssn, 0x800102U);
+	KUNIT_EXPECT_EQ(test, got.speth.offset, 0x3000U);
+	KUNIT_EXPECT_EQ(test, got.reth.va, 0x00007f0012345000ULL);
+	KUNIT_EXPECT_EQ(test, got.reth.rkey, 0xabcdU);
+	KUNIT_EXPECT_EQ(test, got.reth.len, 0x1dU);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(got.imm), 0xfeedfaceU);
+
+	/* One byte short of the immediate data. */
+	KUNIT_EXPECT_EQ(test, rmp_hdr_parse(&got, pkt, c->len - 1, 0, &why),
+			-EMSGSIZE);
+	KUNIT_EXPECT_EQ(test, why, RMP_HDR_ERR_SHORT);
+}
+
 static void rmp_hdr_build__length_matches_table(struct kunit *test)
 {
 	struct rmp_hdr_fields f = hdr_template;
@@ -298,8 +378,11 @@ static void rmp_hdr_build__length_matches_table(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, len, (int)info->hdr_len,
 				    "opcode %#x", op);
 	}
-	/* 24 RC + 12 UC + 2 UD + CNP + SACK, GRANT, CREDIT_REQUEST, READ_REPORT */
-	KUNIT_EXPECT_EQ(test, known, 43U);
+	/*
+	 * 24 RC + 12 UC + 2 UD + CNP + SACK, GRANT, CREDIT_REQUEST,
+	 * READ_REPORT, the four SEND pieces and the WRITE-with-immediate one
+	 */
+	KUNIT_EXPECT_EQ(test, known, 48U);
 }
 
 static void rmp_opcode_table__family_matches_opcode(struct kunit *test)
@@ -329,8 +412,10 @@ static void rmp_opcode_table__family_matches_opcode(struct kunit *test)
 			  pos == RMP_OPF_LAST || pos == RMP_OPF_ONLY;
 		if (info->qpt != RMP_QPT_CNP)
 			KUNIT_EXPECT_TRUE_MSG(test, one_pos, "opcode %#x", op);
+		/* The SEND pieces are RC requests of rmp's own. */
 		KUNIT_EXPECT_EQ_MSG(test, !!(info->flags & RMP_OPF_NEEDS_ACK),
-				    info->qpt == RMP_QPT_RC &&
+				    (info->qpt == RMP_QPT_RC ||
+				     info->qpt == RMP_QPT_EXT) &&
 				    !!(info->flags & RMP_OPF_REQ),
 				    "opcode %#x", op);
 	}
@@ -379,6 +464,9 @@ static const struct opcode_flags_case opcode_flags_cases[] = {
 	{ "UD_SEND_ONLY", RMP_OP_UD_SEND_ONLY,
 	  RMP_OPF_REQ | RMP_OPF_SEND | RMP_OPF_PAYLOAD | RMP_OPF_ONLY |
 	  RMP_OPF_DETH },
+	{ "EXT_WRITE_PIECE_LAST_IMM", RMP_OP_EXT_WRITE_PIECE_LAST_IMM,
+	  RMP_OPF_REQ | RMP_OPF_NEEDS_ACK | RMP_OPF_WRITE | RMP_OPF_PAYLOAD |
+	  RMP_OPF_ONLY | RMP_OPF_SPETH | RMP_OPF_RETH | RMP_OPF_IMMDT },
 	{ "CNP", RMP_OP_CNP, RMP_OPF_CNPRSV },
 };
 
@@ -438,7 +526,7 @@ static const struct hdr_bad_case hdr_bad_cases[] = {
 	    -EOPNOTSUPP),
 	BAD("CNP family 0x80", RC_SEND_ONLY, 0, 0, 0, 0x80, -1, 0, OPCODE,
 	    -EOPNOTSUPP),
-	BAD("vendor opcode 0xc4", RC_SEND_ONLY, 0, 0, 0, 0xc4, -1, 0, OPCODE,
+	BAD("vendor opcode 0xc9", RC_SEND_ONLY, 0, 0, 0, 0xc9, -1, 0, OPCODE,
 	    -EOPNOTSUPP),
 	BAD("vendor opcode 0xff", RC_SEND_ONLY, 0, 0, 0, 0xff, -1, 0, OPCODE,
 	    -EOPNOTSUPP),
@@ -875,6 +963,7 @@ static struct kunit_case rmp_hdr_cases[] = {
 	KUNIT_CASE_PARAM(rmp_hdr_parse__captured_packets, captured_gen_params),
 	KUNIT_CASE_PARAM(rmp_hdr_build__parse_roundtrip, hdr_rt_gen_params),
 	KUNIT_CASE_PARAM(rmp_hdr_build__wire_bytes, hdr_wire_gen_params),
+	KUNIT_CASE(rmp_hdr_parse__write_piece_bytes),
 	KUNIT_CASE(rmp_hdr_build__length_matches_table),
 	KUNIT_CASE(rmp_hdr_build__rejects),
 	KUNIT_CASE(rmp_hdr_build__truncates_wide_values),

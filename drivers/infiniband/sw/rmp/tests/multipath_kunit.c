@@ -9,6 +9,10 @@
  * over links with the same delays, losses and failures (and duplicates),
  * and the requester places them by PSN, repairs the missing ones and
  * reports what it received, from which the responder's paths live or die.
+ * With send spraying SENDs go over the paths too, in pieces the responder
+ * places in the receive WQEs they name, and completes in order; so do
+ * WRITEs with immediate data, whose last piece, placed by its RETH,
+ * completes the receive WQE it names.
  * Every byte is checked where it landed; a fake clock drives time.
  */
 #include <kunit/test.h>
@@ -26,6 +30,7 @@
 #define WQES		64U
 #define WQE_LEN		(8 * MTU)
 #define SEND_LEN	(2 * MTU)
+#define RQ_BUF		WQE_LEN		/* bytes of a receive WQE's buffer */
 #define SLOTS		32U
 #define NRES		4
 #define SEND_GAP	(1 * US)	/* the requester's pace */
@@ -77,6 +82,16 @@ struct mp_case {
 	bool only_sends;	/* every WQE a SEND */
 	u64 gap;		/* the requester's pace; 0: SEND_GAP */
 	u64 tick;		/* its timer runs on multiples only; 0: any */
+	bool spray_sends;	/* SENDs sprayed too; WQEs by mp_kind() */
+	u32 rq_depth;		/* receive WQEs posted ahead; 0: enough */
+};
+
+/* A receive WQE completed at the responder. */
+struct mp_cqe {
+	u32 len;
+	u32 data;		/* immediate data or invalidated R_Key */
+	u8 opcode;		/* a sprayed SEND's: its last piece's */
+	bool sprayed;		/* completed by rmp_resp_take_sent() */
 };
 
 struct mp_env {
@@ -99,8 +114,26 @@ struct mp_env {
 	bool reports;
 	u8 *remote;		/* WQES * WQE_LEN bytes */
 	u8 *local;		/* WQES * WQE_LEN bytes, READ into */
-	u8 *recvd;		/* WQES * SEND_LEN bytes */
-	u32 nrecv;		/* SENDs begun at the responder */
+	/*
+	 * The responder's receive queue: receive WQE i's buffer at
+	 * i * RQ_BUF in recvd, i the SSN of the message that takes it.
+	 */
+	u8 *recvd;
+	u32 rq_of_wqe[WQES];
+	u32 wqe_of_rq[WQES];
+	u32 nrq;		/* messages posted that take a receive WQE */
+	u32 rq_head;		/* receive WQEs the responder took */
+	u32 rq_cur;		/* ...the standard SEND in progress has */
+	bool rq_busy;		/* there is one */
+	struct mp_cqe cqe[WQES];
+	u32 ncqe;		/* receive WQEs completed */
+	u32 pieces_ahead;	/* SEND pieces executed ahead of the PSN */
+	u32 pieces_later;	/* ...in a receive WQE after the next one */
+	u32 pieces_beside;	/* ...while a standard SEND was in progress */
+	u32 wimm_ahead;		/* WRITEs' last pieces executed ahead */
+	u32 rnrs;		/* no receive WQE posted for a request */
+	struct rmp_resp_spray rsp_spray;
+	const struct mp_case *c;
 	u32 posted, completed;
 	u64 sprayed_bytes;	/* payload of the sprayed packets sent */
 	u32 on_link[LINKS];	/* packets sent on each link */
@@ -225,24 +258,229 @@ static void mp_reply(struct kunit *test, struct mp_env *e,
 	fab_put(test, e, &e->back, &p);
 }
 
-static u8 mp_opcode(const struct rmp_req_pkt *pkt)
+/* With send spraying, the SENDs' lengths in turn: none to many MTUs. */
+static const u32 mp_send_lens[] = {
+	5 * MTU + 17, 1, MTU, 0, MTU - 1, 8 * MTU, 2 * MTU + 1, MTU + 1,
+	3 * MTU,
+};
+
+static u32 mp_kind(const struct mp_case *c, u32 wqe)
 {
-	static const u8 write[4] = {
+	/* Three SENDs, then a WRITE; with READs, every eighth is one. */
+	if (c->spray_sends && c->reads && wqe % 8 == 7)
+		return RMP_REQ_READ;
+	if (c->spray_sends)
+		return wqe % 4 == 1 ? RMP_REQ_WRITE : RMP_REQ_SEND;
+	if (c->only_sends || (c->sends && wqe % 4 == 3))
+		return RMP_REQ_SEND;
+	return c->reads && wqe % 3 == 1 ? RMP_REQ_READ : RMP_REQ_WRITE;
+}
+
+/* ...and the WRITEs' with immediate data: none to eight MTUs. */
+static const u32 mp_wimm_lens[] = {
+	0, 1, 3 * MTU, MTU, 8 * MTU, MTU + 1, 2 * MTU - 1, 5 * MTU + 3,
+};
+
+/* Some SENDs and, every other time, a WRITE carry immediate data. */
+static u32 mp_flags(const struct mp_case *c, u32 wqe)
+{
+	if (!c->spray_sends)
+		return 0;
+	if (mp_kind(c, wqe) == RMP_REQ_SEND)
+		return wqe % 3 == 0 ? RMP_REQ_F_IMM : 0;
+	return mp_kind(c, wqe) == RMP_REQ_WRITE && wqe % 8 == 5 ?
+	       RMP_REQ_F_IMM : 0;
+}
+
+static u32 mp_len(const struct mp_case *c, u32 wqe)
+{
+	if (mp_kind(c, wqe) == RMP_REQ_WRITE &&
+	    (mp_flags(c, wqe) & RMP_REQ_F_IMM))
+		return mp_wimm_lens[wqe / 8 % ARRAY_SIZE(mp_wimm_lens)];
+	if (mp_kind(c, wqe) != RMP_REQ_SEND)
+		return WQE_LEN;
+	return c->spray_sends ? mp_send_lens[wqe % ARRAY_SIZE(mp_send_lens)] :
+				SEND_LEN;
+}
+
+/* The packets of a message of @len bytes: at least one. */
+static u32 mp_npkts(u32 len)
+{
+	return len ? (len + MTU - 1) / MTU : 1;
+}
+
+/* Some other SENDs invalidate an R_Key (the engine does not know). */
+static bool mp_inv(const struct mp_case *c, u32 wqe)
+{
+	return c->spray_sends && mp_kind(c, wqe) == RMP_REQ_SEND &&
+	       wqe % 3 && wqe % 5 == 2;
+}
+
+/* The immediate data or invalidated R_Key a message completes with. */
+static u32 mp_data(const struct mp_case *c, u32 wqe)
+{
+	if (mp_flags(c, wqe) & RMP_REQ_F_IMM)
+		return 0x5a000000 | wqe;
+	return mp_inv(c, wqe) ? 0x00c0ff00 | wqe : 0;
+}
+
+static bool mp_takes_rq(const struct mp_case *c, u32 wqe)
+{
+	return mp_kind(c, wqe) == RMP_REQ_SEND ||
+	       (mp_flags(c, wqe) & RMP_REQ_F_IMM);
+}
+
+/* The opcode of a sprayed SEND's, or WRITE's with immediate, last piece. */
+static u8 mp_piece_last(const struct mp_case *c, u32 wqe)
+{
+	if (mp_kind(c, wqe) == RMP_REQ_WRITE)
+		return RMP_OP_EXT_WRITE_PIECE_LAST_IMM;
+	if (mp_flags(c, wqe) & RMP_REQ_F_IMM)
+		return RMP_OP_EXT_SEND_PIECE_LAST_IMM;
+	return mp_inv(c, wqe) ? RMP_OP_EXT_SEND_PIECE_LAST_INV :
+				RMP_OP_EXT_SEND_PIECE_LAST;
+}
+
+static u8 mp_opcode(const struct mp_env *e, const struct rmp_req_pkt *pkt)
+{
+	static const u8 write[2][4] = { {
 		[RMP_REQ_MIDDLE] = RMP_OP_RC_WRITE_MIDDLE,
 		[RMP_REQ_FIRST] = RMP_OP_RC_WRITE_FIRST,
 		[RMP_REQ_LAST] = RMP_OP_RC_WRITE_LAST,
 		[RMP_REQ_ONLY] = RMP_OP_RC_WRITE_ONLY,
-	};
-	static const u8 send[4] = {
+	}, {
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_WRITE_MIDDLE,
+		[RMP_REQ_FIRST] = RMP_OP_RC_WRITE_FIRST,
+		[RMP_REQ_LAST] = RMP_OP_RC_WRITE_LAST_IMM,
+		[RMP_REQ_ONLY] = RMP_OP_RC_WRITE_ONLY_IMM,
+	} };
+	static const u8 send[3][4] = { {
 		[RMP_REQ_MIDDLE] = RMP_OP_RC_SEND_MIDDLE,
 		[RMP_REQ_FIRST] = RMP_OP_RC_SEND_FIRST,
 		[RMP_REQ_LAST] = RMP_OP_RC_SEND_LAST,
 		[RMP_REQ_ONLY] = RMP_OP_RC_SEND_ONLY,
-	};
+	}, {
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_SEND_MIDDLE,
+		[RMP_REQ_FIRST] = RMP_OP_RC_SEND_FIRST,
+		[RMP_REQ_LAST] = RMP_OP_RC_SEND_LAST_IMM,
+		[RMP_REQ_ONLY] = RMP_OP_RC_SEND_ONLY_IMM,
+	}, {
+		[RMP_REQ_MIDDLE] = RMP_OP_RC_SEND_MIDDLE,
+		[RMP_REQ_FIRST] = RMP_OP_RC_SEND_FIRST,
+		[RMP_REQ_LAST] = RMP_OP_RC_SEND_LAST_INV,
+		[RMP_REQ_ONLY] = RMP_OP_RC_SEND_ONLY_INV,
+	} };
+	u32 wqe = e->wqe_of_slot[pkt->slot];
+	bool imm = mp_flags(e->c, wqe) & RMP_REQ_F_IMM;
 
 	if (pkt->kind == RMP_REQ_READ)
 		return RMP_OP_RC_READ_REQUEST;
-	return pkt->kind == RMP_REQ_WRITE ? write[pkt->pos] : send[pkt->pos];
+	/* A sprayed WRITE with immediate: WRITE ONLYs, then its last piece. */
+	if (pkt->kind == RMP_REQ_WRITE && pkt->sprayed && imm)
+		return pkt->offset + pkt->len == mp_len(e->c, wqe) ?
+		       RMP_OP_EXT_WRITE_PIECE_LAST_IMM : RMP_OP_RC_WRITE_ONLY;
+	if (pkt->kind == RMP_REQ_WRITE)
+		return write[imm][pkt->pos];
+	if (pkt->sprayed)
+		return pkt->pos & RMP_REQ_LAST ? mp_piece_last(e->c, wqe) :
+						 RMP_OP_EXT_SEND_PIECE;
+	return send[imm ? 1 : mp_inv(e->c, wqe) ? 2 : 0][pkt->pos];
+}
+
+/* Receive WQE @rq is posted, if the application keeps only a few. */
+static bool mp_rq_posted(const struct mp_env *e, u32 rq)
+{
+	return !e->c->rq_depth || rq < e->ncqe + e->c->rq_depth;
+}
+
+/*
+ * The receive WQE a SEND's packet goes in, if one is posted: a standard
+ * SEND takes the next with its first packet; a piece goes in the one
+ * @out->rq_idx after the next, which stays in the queue until its SEND
+ * completes, and a WRITE's last piece completes that one: the receive
+ * WQE of the piece's own message. -1 if none is posted.
+ */
+static int mp_rq_of(struct kunit *test, const struct mp_env *e,
+		    const struct rmp_req_pkt *pkt, bool piece,
+		    const struct rmp_resp_out *out)
+{
+	u32 rq;
+
+	if (piece) {
+		rq = e->rq_head + out->rq_idx;
+		KUNIT_EXPECT_EQ_MSG(test, rq,
+				    e->rq_of_wqe[e->wqe_of_slot[pkt->slot]],
+				    "PSN %#x: another message's WQE",
+				    pkt->psn);
+	} else if (out->first) {
+		rq = e->rq_head;
+	} else {
+		rq = e->rq_cur;
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, piece || out->first || e->rq_busy,
+			      "PSN %#x: no SEND in progress", pkt->psn);
+	return mp_rq_posted(e, rq) ? (int)rq : -1;
+}
+
+/* A SEND's packet, executed: its bytes land in receive WQE @rq. */
+static void mp_place_send(struct kunit *test, struct mp_env *e,
+			  const struct rmp_req_pkt *pkt, u32 wqe, u32 rq,
+			  const struct rmp_resp_out *out)
+{
+	u32 i;
+
+	KUNIT_ASSERT_TRUE_MSG(test, rq < e->nrq, "PSN %#x: receive WQE %u",
+			      pkt->psn, rq);
+	KUNIT_ASSERT_LE(test, out->offset + pkt->len, RQ_BUF);
+	if (pkt->sprayed) {
+		KUNIT_EXPECT_EQ(test, out->offset, pkt->offset);
+		e->pieces_later += out->rq_idx > 0;
+		e->pieces_beside += e->rq_busy;
+	} else if (out->first) {
+		e->rq_cur = e->rq_head++;
+		e->rq_busy = true;
+	}
+	for (i = 0; i < pkt->len; i++)
+		e->recvd[rq * RQ_BUF + out->offset + i] =
+			pattern(wqe, pkt->offset + i);
+}
+
+/* Receive WQE @rq completes, which must be the next one. */
+static void mp_cqe(struct kunit *test, struct mp_env *e, u32 rq, u32 len,
+		   u32 data, u8 opcode, bool sprayed)
+{
+	KUNIT_ASSERT_LT(test, e->ncqe, WQES);
+	KUNIT_EXPECT_EQ(test, rq, e->ncqe);
+	e->cqe[e->ncqe++] = (struct mp_cqe){
+		.len = len, .data = data, .opcode = opcode, .sprayed = sprayed,
+	};
+}
+
+/*
+ * What an executed request completed at the responder: a standard SEND
+ * or WRITE with immediate data its receive WQE with its last packet (not
+ * a WRITE ONLY of a sprayed one); then every sprayed SEND and WRITE with
+ * immediate data that completed, the next WQEs in the queue.
+ */
+static void mp_received(struct kunit *test, struct mp_env *e,
+			const struct rmp_req_pkt *pkt, u32 wqe,
+			const struct rmp_resp_out *out)
+{
+	struct rmp_resp_sent sent;
+
+	if (out->last && pkt->kind == RMP_REQ_SEND) {
+		KUNIT_ASSERT_TRUE(test, e->rq_busy);
+		e->rq_busy = false;
+		mp_cqe(test, e, e->rq_cur, out->offset + pkt->len,
+		       mp_data(e->c, wqe), 0, false);
+	} else if (out->last && !pkt->sprayed &&
+		   (mp_flags(e->c, wqe) & RMP_REQ_F_IMM)) {
+		mp_cqe(test, e, e->rq_head++, out->offset + pkt->len,
+		       mp_data(e->c, wqe), 0, false);
+	}
+	while (rmp_resp_take_sent(&e->resp, &sent))
+		mp_cqe(test, e, e->rq_head++, sent.len, sent.data, sent.opcode,
+		       true);
 }
 
 /* A request packet reaches the responder: judge, place, answer. */
@@ -252,11 +490,14 @@ static void mp_request(struct kunit *test, struct mp_env *e,
 	const struct rmp_req_pkt *pkt = &p->pkt;
 	u32 wqe = e->wqe_of_slot[pkt->slot], i;
 	struct rmp_resp_in in = {
-		.psn = pkt->psn, .opcode = mp_opcode(pkt),
+		.psn = pkt->psn, .opcode = mp_opcode(e, pkt),
 		.ackreq = pkt->ackreq, .payload_len = pkt->len,
 		.rkey = 0x77, .ce = p->ce,
 	};
+	enum rmp_resp_status status = RMP_RESP_OK;
 	struct rmp_resp_out out;
+	bool ahead, needs_rq, piece;
+	int rq;
 
 	if (p->report) {
 		KUNIT_EXPECT_EQ(test, rmp_rdp_report(&e->rdp, &p->sack,
@@ -264,34 +505,62 @@ static void mp_request(struct kunit *test, struct mp_env *e,
 						     e->now), 0);
 		return;
 	}
+	piece = rmp_opcode_info(in.opcode)->flags & RMP_OPF_SPETH;
 	if (pkt->kind == RMP_REQ_WRITE) {
 		in.va = (u64)wqe * WQE_LEN + pkt->offset;
-		in.dma_len = pkt->pos == RMP_REQ_ONLY ? pkt->len : WQE_LEN;
+		in.dma_len = pkt->pos == RMP_REQ_ONLY ? pkt->len :
+			     mp_len(e->c, wqe);
 	} else if (pkt->kind == RMP_REQ_READ) {
 		in.va = (u64)wqe * WQE_LEN + pkt->offset;
 		in.dma_len = pkt->len;
 		in.payload_len = 0;
 		in.spray = pkt->spray;
 	}
+	if (piece) {
+		in.ssn = pkt->ssn;
+		in.offset = pkt->offset;
+		in.data = mp_data(e->c, wqe);
+	}
+	ahead = rmp_psn_after(in.psn, rmp_resp_epsn(&e->resp));
 	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&e->resp, &in, &out), 0);
 	if (out.verdict == RMP_RESP_EXECUTE) {
-		if (pkt->kind == RMP_REQ_WRITE) {
+		/*
+		 * A SEND, or a WRITE's last packet with immediate data,
+		 * sprayed or not.
+		 */
+		needs_rq = pkt->kind == RMP_REQ_SEND || piece ||
+			   (!pkt->sprayed && out.last &&
+			    (mp_flags(e->c, wqe) & RMP_REQ_F_IMM));
+		if (pkt->kind == RMP_REQ_SEND || piece)
+			rq = mp_rq_of(test, e, pkt, piece, &out);
+		else
+			rq = mp_rq_posted(e, e->rq_head) ? (int)e->rq_head : -1;
+		if (needs_rq && rq < 0) {
+			status = RMP_RESP_RNR;
+			e->rnrs++;
+		} else if (pkt->kind == RMP_REQ_WRITE) {
+			/* Inside the WRITE; a piece where its RETH says. */
+			KUNIT_ASSERT_GE(test, out.va, (u64)wqe * WQE_LEN);
 			KUNIT_ASSERT_LE(test, out.va + pkt->len,
-					(u64)WQES * WQE_LEN);
+					(u64)wqe * WQE_LEN + mp_len(e->c, wqe));
+			if (piece) {
+				KUNIT_EXPECT_EQ(test, out.va, in.va);
+				KUNIT_EXPECT_EQ(test, out.rkey, in.rkey);
+				KUNIT_EXPECT_EQ(test, out.offset, pkt->offset);
+				e->wimm_ahead += ahead;
+			}
 			for (i = 0; i < pkt->len; i++)
 				e->remote[out.va + i] =
 					pattern(wqe, pkt->offset + i);
 		} else if (pkt->kind == RMP_REQ_SEND) {
-			if (out.first)
-				e->nrecv++;
-			KUNIT_ASSERT_GT(test, e->nrecv, 0U);
-			for (i = 0; i < pkt->len; i++)
-				e->recvd[(e->nrecv - 1) * SEND_LEN +
-					 out.offset + i] =
-					pattern(wqe, pkt->offset + i);
+			e->pieces_ahead += pkt->sprayed && ahead;
+			mp_place_send(test, e, pkt, wqe, rq, &out);
 		}
-		KUNIT_ASSERT_EQ(test, rmp_resp_executed(&e->resp, RMP_RESP_OK,
-							0, &out), 0);
+		KUNIT_ASSERT_EQ(test, rmp_resp_executed(&e->resp, status, 0,
+							&out), 0);
+		if (status == RMP_RESP_OK &&
+		    out.verdict == RMP_RESP_EXECUTE)
+			mp_received(test, e, pkt, wqe, &out);
 	}
 	KUNIT_EXPECT_FALSE(test, out.error);
 	mp_reply(test, e, &out.reply);
@@ -352,22 +621,24 @@ static void mp_response(struct kunit *test, struct mp_env *e,
 		rmp_req_ack(&e->r, e->now, &f, &rsp);
 }
 
-static u32 mp_kind(const struct mp_case *c, u32 wqe)
-{
-	if (c->only_sends || (c->sends && wqe % 4 == 3))
-		return RMP_REQ_SEND;
-	return c->reads && wqe % 3 == 1 ? RMP_REQ_READ : RMP_REQ_WRITE;
-}
-
+/*
+ * Posted, each WQE learns the SSN of the next message that takes a
+ * receive WQE: the one it takes, if it takes one.
+ */
 static void mp_post(struct kunit *test, struct mp_env *e,
 		    const struct mp_case *c)
 {
 	while (e->posted < WQES && e->posted - e->completed < SLOTS) {
-		u32 kind = mp_kind(c, e->posted);
-		int slot = rmp_req_post(&e->r, kind, kind == RMP_REQ_SEND ?
-					SEND_LEN : WQE_LEN, 0);
+		u32 w = e->posted, kind = mp_kind(c, w);
+		int slot = rmp_req_post(&e->r, kind, mp_len(c, w),
+					mp_flags(c, w));
 
 		KUNIT_ASSERT_GE(test, slot, 0);
+		KUNIT_EXPECT_EQ(test, e->ring[slot].ssn, e->nrq);
+		if (mp_takes_rq(c, w)) {
+			e->rq_of_wqe[w] = e->nrq;
+			e->wqe_of_rq[e->nrq++] = w;
+		}
 		e->kind[slot] = kind;
 		e->wqe_of_slot[slot] = e->posted++;
 	}
@@ -389,6 +660,8 @@ static void mp_agree(struct kunit *test, struct mp_env *e)
 {
 	KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb), 0);
 	KUNIT_ASSERT_EQ(test, rmp_req_read_spray(&e->r, REORDER), 0);
+	if (e->c->spray_sends)
+		KUNIT_ASSERT_EQ(test, rmp_req_send_spray(&e->r), 0);
 }
 
 static void mp_setup(struct kunit *test, struct mp_env *e,
@@ -401,7 +674,7 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 	};
 	const struct rmp_resp_config qcfg = {
 		.mtu = MTU, .access = RMP_RESP_ALLOW_WRITE | RMP_RESP_ALLOW_READ,
-		.ack_every = 8,
+		.ack_every = 8, .min_rnr_timer = 1,
 		.ooo = true, .win_size = RMP_RXWIN_MAX,
 	};
 	struct rmp_paths_cfg pcfg = {
@@ -413,7 +686,7 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 
 	e->remote = kunit_kzalloc(test, WQES * WQE_LEN, GFP_KERNEL);
 	e->local = kunit_kzalloc(test, WQES * WQE_LEN, GFP_KERNEL);
-	e->recvd = kunit_kzalloc(test, WQES * SEND_LEN, GFP_KERNEL);
+	e->recvd = kunit_kzalloc(test, WQES * RQ_BUF, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, e->remote);
 	KUNIT_ASSERT_NOT_NULL(test, e->local);
 	KUNIT_ASSERT_NOT_NULL(test, e->recvd);
@@ -423,6 +696,7 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 		     off++)
 			e->remote[i * WQE_LEN + off] = pattern(i, off);
 	e->rng = 0x2545f491;
+	e->c = c;
 	for (i = 0; i < LINKS; i++) {
 		e->fwd[i].delay = c->delay[i];
 		e->fwd[i].loss = c->loss[i];
@@ -444,6 +718,9 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 	KUNIT_ASSERT_EQ(test, rmp_resp_init(&e->resp, &qcfg, e->res, NRES), 0);
 	KUNIT_ASSERT_EQ(test, rmp_resp_multipath(&e->resp, c->echo), 0);
 	KUNIT_ASSERT_EQ(test, rmp_resp_read_spray(&e->resp), 0);
+	if (c->spray_sends)
+		KUNIT_ASSERT_EQ(test, rmp_resp_send_spray(&e->resp,
+							  &e->rsp_spray), 0);
 	pcfg.spray = RMP_SPRAY_RR;
 	pcfg.seed = 0x12;
 	pcfg.late_news = true;
@@ -529,6 +806,51 @@ static void mp_run(struct kunit *test, struct mp_env *e,
 	}
 }
 
+/*
+ * Every message that takes a receive WQE completed one, the WQEs in
+ * posting order, with its length and its immediate data or invalidated
+ * R_Key (a sprayed SEND's with its last piece's opcode); each SEND's
+ * bytes are in its WQE's buffer and nothing after them.
+ */
+static void mp_check_receives(struct kunit *test, const struct mp_env *e)
+{
+	const struct mp_case *c = e->c;
+	u32 j, w, off, len, bad = 0, stray = 0;
+
+	KUNIT_EXPECT_EQ(test, e->ncqe, e->nrq);
+	KUNIT_EXPECT_EQ(test, e->rq_head, e->nrq);
+	KUNIT_EXPECT_FALSE(test, e->rq_busy);
+	for (j = 0; j < e->ncqe && j < e->nrq; j++) {
+		const struct mp_cqe *q = &e->cqe[j];
+
+		w = e->wqe_of_rq[j];
+		len = mp_len(c, w);
+		KUNIT_EXPECT_EQ_MSG(test, q->len, len, "receive %u", j);
+		KUNIT_EXPECT_EQ_MSG(test, q->data, mp_data(c, w),
+				    "receive %u", j);
+		if (q->sprayed)
+			KUNIT_EXPECT_EQ_MSG(test, q->opcode,
+					    mp_piece_last(c, w), "receive %u",
+					    j);
+		/* Begun after the peer agreed, each went in pieces. */
+		if (c->spray_sends && mp_kind(c, w) == RMP_REQ_WRITE)
+			KUNIT_EXPECT_TRUE_MSG(test, q->sprayed, "receive %u",
+					      j);
+		if (mp_kind(c, w) != RMP_REQ_SEND)
+			continue;
+		for (off = 0; off < RQ_BUF; off++) {
+			u8 got = e->recvd[j * RQ_BUF + off];
+
+			if (off < len)
+				bad += got != pattern(w, off);
+			else
+				stray += got != 0;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, stray, 0U);
+}
+
 static const struct mp_case mp_cases[] = {
 	{ .name = "4 links, no loss, skewed delays",
 	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US } },
@@ -583,7 +905,7 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 		for (off = 0; off < (kind == RMP_REQ_SEND ? SEND_LEN : WQE_LEN);
 		     off++) {
 			u8 got = kind == RMP_REQ_SEND ?
-				 e->recvd[(w / 4) * SEND_LEN + off] :
+				 e->recvd[e->rq_of_wqe[w] * RQ_BUF + off] :
 				 kind == RMP_REQ_READ ?
 				 e->local[w * WQE_LEN + off] :
 				 e->remote[w * WQE_LEN + off];
@@ -592,6 +914,7 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 		}
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0U);
+	mp_check_receives(test, e);
 	KUNIT_EXPECT_LE(test, (u32)e->r.stats.retrans, c->max_retrans);
 	for (i = 0; i < NPATHS; i++) {
 		used += e->ps.path[i].stats.delivered > 0;
@@ -630,6 +953,105 @@ static void rmp_multipath__transfers_verified(struct kunit *test)
 		   (u32)e->r.stats.retrans, (u32)e->r.stats.sel_retrans,
 		   (u32)e->r.stats.rd_repairs, (u32)e->r.stats.rd_ooo,
 		   (u32)e->r.stats.timeouts, (u32)(e->now / MS));
+}
+
+static const struct mp_case mp_sp_cases[] = {
+	{ .name = "SENDs sprayed between WRITEs, skewed delays",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .spray_sends = true },
+	{ .name = "SENDs sprayed, 2% loss on every link",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .loss = { 20, 20, 20, 20 }, .spray_sends = true,
+	  .max_retrans = 250 },
+	{ .name = "SENDs sprayed, one link goes dark at 200 us",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .down_from = { 0, 0, 200 * US, 0 }, .spray_sends = true,
+	  .max_retrans = 400 },
+	{ .name = "SENDs sprayed, READs between, 3% loss",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .loss = { 30, 30, 30, 30 }, .spray_sends = true, .reads = true,
+	  .dup = 50, .max_retrans = 250 },
+	/*
+	 * The last pieces of WRITEs with immediate data need their receive
+	 * WQE posted too: more are refused and sent again than SENDs alone.
+	 */
+	{ .name = "SENDs sprayed, 3 receive WQEs posted ahead",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .spray_sends = true, .rq_depth = 3, .max_retrans = 250 },
+	{ .name = "agreed in the middle of a SEND, its rest lost",
+	  .delay = { 20 * US, 35 * US, 50 * US, 80 * US },
+	  .spray_sends = true, .late = 3, .max_retrans = 400 },
+};
+
+KUNIT_ARRAY_PARAM(mp_sp, mp_sp_cases, mp_desc);
+
+/*
+ * Send spraying end to end: SENDs from nothing to eight MTUs, some with
+ * immediate data or invalidate, go in pieces over the paths between
+ * sprayed WRITEs, WRITEs with immediate data from nothing to eight MTUs
+ * (sprayed too, their last piece naming a receive WQE) and READs. The
+ * responder places each piece in the receive WQE it names, or by its
+ * RETH, takes the SENDs it completed after every packet, and every
+ * message that takes a receive WQE completes one, in posting order, whole,
+ * with its length and immediate data; every WRITE and READ lands, and
+ * nothing past a WRITE's end; the MSN counts each message once; every
+ * WQE completes, with success, in order, at the requester.
+ */
+static void rmp_multipath__sprayed_sends_verified(struct kunit *test)
+{
+	const struct mp_case *c = test->param_value;
+	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u32 w, off, bad = 0, msgs = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	mp_setup(test, e, c);
+	/*
+	 * Agreed late: the rest of the first SEND, on the QP's own path,
+	 * is lost, and pieces of the SENDs after it come while it is in
+	 * progress.
+	 */
+	if (c->late)
+		e->fwd[fab_link_of(e->r.sport)].down_from = c->late * SEND_GAP;
+	mp_run(test, e, c);
+
+	mp_check_receives(test, e);
+	for (w = 0; w < WQES; w++) {
+		u32 kind = mp_kind(c, w);
+		const u8 *got = kind == RMP_REQ_READ ? e->local : e->remote;
+
+		/*
+		 * The MSN counts every message once, a SEND whatever its
+		 * pieces; but each packet of a sprayed WRITE is an RDMA
+		 * WRITE ONLY, a message of its own, and so is the last
+		 * piece of one with immediate data (every WRITE here
+		 * begins after the peer agreed).
+		 */
+		msgs += kind == RMP_REQ_WRITE ? mp_npkts(mp_len(c, w)) : 1;
+		if (kind == RMP_REQ_SEND)
+			continue;
+		for (off = 0; off < WQE_LEN; off++)
+			bad += got[w * WQE_LEN + off] !=
+			       (off < mp_len(c, w) ? pattern(w, off) : 0);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, e->resp.msn, msgs);
+	KUNIT_EXPECT_EQ(test, e->completed, WQES);
+	KUNIT_EXPECT_LE(test, (u32)e->r.stats.retrans, c->max_retrans);
+	/* Pieces overtook each other, and SENDs: the test tested something. */
+	KUNIT_EXPECT_GT(test, e->pieces_ahead, 0U);
+	KUNIT_EXPECT_GT(test, e->pieces_later, 0U);
+	/* Ahead of their WQEs, those are refused (RNR) and go again. */
+	if (!c->rq_depth)
+		KUNIT_EXPECT_GT(test, e->wimm_ahead, 0U);
+	if (c->late)
+		KUNIT_EXPECT_GT(test, e->pieces_beside, 0U);
+	if (c->rq_depth)
+		KUNIT_EXPECT_GT(test, e->rnrs, 0U);
+	kunit_info(test, "%u packets, %u sprayed, %u sent again, %u timeouts; %u receives, %u pieces ahead, %u in a later WQE, %u beside a standard SEND, %u WRITEs' last ahead, %u RNR, %u ms\n",
+		   (u32)e->r.stats.pkts, (u32)e->r.stats.sprayed,
+		   (u32)e->r.stats.retrans, (u32)e->r.stats.timeouts, e->ncqe,
+		   e->pieces_ahead, e->pieces_later, e->pieces_beside,
+		   e->wimm_ahead, e->rnrs, (u32)(e->now / MS));
 }
 
 /*
@@ -719,7 +1141,8 @@ static void rmp_multipath__plain_traffic_leaves_a_dark_path(struct kunit *test)
 	mp_run(test, e, &c);
 	for (w = 0; w < WQES; w++)
 		for (off = 0; off < SEND_LEN; off++)
-			bad += e->recvd[w * SEND_LEN + off] != pattern(w, off);
+			bad += e->recvd[e->rq_of_wqe[w] * RQ_BUF + off] !=
+			       pattern(w, off);
 	KUNIT_EXPECT_EQ(test, bad, 0U);
 	KUNIT_EXPECT_EQ(test, e->r.stats.sprayed, 0ULL);
 	KUNIT_EXPECT_GT(test, e->r.stats.timeouts, 0ULL);
@@ -988,6 +1411,8 @@ static void rmp_multipath__read_responses_checked(struct kunit *test)
 
 static struct kunit_case rmp_multipath_cases[] = {
 	KUNIT_CASE_PARAM(rmp_multipath__transfers_verified, mp_gen_params),
+	KUNIT_CASE_PARAM(rmp_multipath__sprayed_sends_verified,
+			 mp_sp_gen_params),
 	KUNIT_CASE(rmp_multipath__dead_link_paths_die),
 	KUNIT_CASE(rmp_multipath__read_paths_revive),
 	KUNIT_CASE(rmp_multipath__write_paths_revive),

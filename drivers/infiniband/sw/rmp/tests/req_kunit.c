@@ -1504,6 +1504,632 @@ static void rmp_req_next__on_credit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tx.stalls, 2ULL);
 }
 
+/* ---- Send spraying ---------------------------------------------------- */
+
+#define SP_SLOTS	128U
+#define SP_PATHS	4
+
+/* A requester with a path set and a scoreboard, too big for the stack. */
+struct sp_req {
+	struct rmp_req r;
+	struct rmp_req_wqe ring[SP_SLOTS];
+	struct rmp_paths ps;
+	struct rmp_sb sb;
+	struct rmp_sb_rec rec[RMP_RXWIN_MAX];
+};
+
+static struct sp_req *sp_req_setup(struct kunit *test, u32 sq_psn,
+				   bool multipath, bool send_spray)
+{
+	const struct rmp_req_cfg cfg = CFG(RC, 3, 2, 8, 2, 256, 0);
+	struct rmp_paths_cfg pcfg = {
+		.npaths = SP_PATHS, .spray = RMP_SPRAY_RR, .seed = 0x11,
+		.dead_after_ns = T, .probe_every_ns = T,
+	};
+	struct sp_req *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_ASSERT_EQ(test, rmp_req_init(&e->r, e->ring, SP_SLOTS, &cfg,
+					   sq_psn), 0);
+	pcfg.sport = e->r.sport;
+	KUNIT_ASSERT_EQ(test, rmp_paths_init(&e->ps, &pcfg), 0);
+	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->sb, e->rec, RMP_RXWIN_MAX), 0);
+	if (multipath)
+		KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb),
+				0);
+	if (send_spray)
+		KUNIT_ASSERT_EQ(test, rmp_req_send_spray(&e->r), 0);
+	return e;
+}
+
+/* Whether @sport is the entropy of one of the path set's paths. */
+static bool sp_on_a_path(const struct sp_req *e, u16 sport)
+{
+	u32 i;
+
+	for (i = 0; i < SP_PATHS; i++)
+		if (e->ps.path[i].sport == sport)
+			return true;
+	return false;
+}
+
+/* An ACK of everything up to @psn, as a standard responder sends it. */
+static void sp_req_ack(struct kunit *test, struct sp_req *e, u32 psn)
+{
+	struct rmp_hdr_fields f = {};
+	struct rmp_req_rsp rsp;
+
+	f.bth.opcode = RMP_OP_RC_ACKNOWLEDGE;
+	f.bth.psn = psn;
+	f.aeth.syndrome = SYN_ACK;
+	rmp_req_ack(&e->r, 0, &f, &rsp);
+	KUNIT_ASSERT_EQ(test, rsp.action, (u32)RMP_REQ_RSP_ACK);
+}
+
+/*
+ * Every WQE learns at post how many messages that take a receive WQE
+ * (SENDs, WRITEs with immediate data) were posted before it; a post
+ * refused counts for nothing, and the count wraps at 2^24.
+ */
+static void rmp_req_post__ssn_counts_receive_wqes(struct kunit *test)
+{
+	static const struct {
+		u8 kind;
+		u32 len;
+		u32 flags;
+		u32 ssn;
+	} wqes[] = {
+		{ RMP_REQ_SEND, 10, 0, 0 },
+		{ RMP_REQ_WRITE, 10, 0, 1 },
+		{ RMP_REQ_WRITE, 10, RMP_REQ_F_IMM, 1 },
+		{ RMP_REQ_READ, 10, 0, 2 },
+		{ RMP_REQ_SEND, 0, RMP_REQ_F_IMM, 2 },
+		{ RMP_REQ_ATOMIC, 8, 0, 3 },
+		{ RMP_REQ_ATOMIC_WRITE, 8, 0, 3 },
+		{ RMP_REQ_LOCAL, 0, RMP_REQ_F_FENCE, 3 },
+		{ RMP_REQ_WRITE, 3 * MTU, RMP_REQ_F_FENCE, 3 },
+		{ RMP_REQ_SEND, 5 * MTU, RMP_REQ_F_FENCE, 3 },
+		{ RMP_REQ_WRITE, 0, RMP_REQ_F_IMM, 4 },
+		{ RMP_REQ_SEND, 1, 0, 5 },
+	};
+	struct sp_req *e = sp_req_setup(test, 0, false, false);
+	int slot;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(wqes); i++) {
+		slot = rmp_req_post(&e->r, wqes[i].kind, wqes[i].len,
+				    wqes[i].flags);
+		KUNIT_ASSERT_EQ_MSG(test, slot, (int)i, "WQE %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, e->ring[slot].ssn, wqes[i].ssn,
+				    "WQE %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 1, BIT(7)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_req_post(&e->r, RMP_REQ_ATOMIC_WRITE, 16, 0),
+			-EINVAL);
+	slot = rmp_req_post(&e->r, RMP_REQ_SEND, 1, 0);
+	KUNIT_ASSERT_GE(test, slot, 0);
+	KUNIT_EXPECT_EQ(test, e->ring[slot].ssn, 6U);
+
+	e = sp_req_setup(test, 0, false, false);
+	e->r.post_ssn = 0xfffffe;
+	for (i = 0; i < 3; i++) {
+		slot = rmp_req_post(&e->r, i == 1 ? RMP_REQ_WRITE : RMP_REQ_SEND,
+				    1, i == 1 ? RMP_REQ_F_IMM : 0);
+		KUNIT_ASSERT_GE(test, slot, 0);
+		KUNIT_EXPECT_EQ_MSG(test, e->ring[slot].ssn,
+				    rmp_psn_add(0xfffffe, i), "WQE %u", i);
+	}
+}
+
+struct piece_case {
+	const char *name;
+	u32 len;
+};
+
+static const struct piece_case piece_cases[] = {
+	{ "empty SEND", 0 },
+	{ "one byte", 1 },
+	{ "one MTU", MTU },
+	{ "one MTU and a byte", MTU + 1 },
+	{ "three MTUs", 3 * MTU },
+	{ "five MTUs less a byte", 5 * MTU - 1 },
+};
+
+static void piece_desc(const struct piece_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(piece, piece_cases, piece_desc);
+
+/*
+ * A sprayed SEND goes in pieces, one per PSN, each on a path of the set:
+ * the first marked FIRST, the last LAST (a one-packet SEND both), each
+ * with the WQE's SSN, its offset and its length, at most an MTU; the
+ * last asks for an ACK. PSNs wrap on the way. The WRITE with immediate
+ * before it, sprayed too (a WRITE ONLY with the SSN it takes), counts in
+ * its SSN; the plain WRITE between does not.
+ */
+static void rmp_req_next__sprayed_send_pieces(struct kunit *test)
+{
+	const struct piece_case *c = test->param_value;
+	u32 base = 0xfffffc, n = c->len ? (c->len + MTU - 1) / MTU : 1, k;
+	struct sp_req *e = sp_req_setup(test, base, true, true);
+	struct rmp_req_pkt pkt;
+
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 4,
+					   RMP_REQ_F_IMM), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 2 * MTU, 0),
+			1);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, c->len, 0), 2);
+
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 0U);
+	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_WRITE);
+	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_ONLY);
+	KUNIT_EXPECT_EQ(test, pkt.ssn, 0U);
+	KUNIT_EXPECT_EQ(test, pkt.offset, 0U);
+	KUNIT_EXPECT_EQ(test, pkt.len, 4U);
+	KUNIT_EXPECT_TRUE(test, pkt.ackreq);
+	for (k = 0; k < 2; k++) {
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+		KUNIT_EXPECT_EQ(test, pkt.slot, 1U);
+		KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+		KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_ONLY);
+	}
+	for (k = 0; k < n; k++) {
+		u8 pos = (k ? 0 : RMP_REQ_FIRST) |
+			 (k == n - 1 ? RMP_REQ_LAST : 0);
+
+		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt), 0,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.slot, 2U, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.kind, (u8)RMP_REQ_SEND,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.psn, at(base, 3 + k), "piece %u",
+				    k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.pos, pos, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.offset, k * MTU, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.len,
+				    k == n - 1 ? c->len - k * MTU : MTU,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.ssn, 1U, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, pkt.sprayed, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, sp_on_a_path(e, pkt.sport),
+				      "piece %u", k);
+		KUNIT_EXPECT_FALSE_MSG(test, pkt.retry, "piece %u", k);
+		if (k == n - 1)
+			KUNIT_EXPECT_TRUE(test, pkt.ackreq);
+	}
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
+	KUNIT_EXPECT_EQ(test, e->r.stats.sprayed, 3ULL + n);
+}
+
+/*
+ * Sprayed SENDs go while fewer than RMP_SPETH_MSGS messages that take a
+ * receive WQE lie between them and the oldest WQE not acknowledged; the
+ * sprayed WRITEs between do not count. Each acknowledged SEND lets one
+ * more go.
+ */
+static void rmp_req_next__sprayed_sends_bounded(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, true, true);
+	struct rmp_req_pkt pkt;
+	u32 i, psn, ssn;
+
+	for (i = 0; i < RMP_SPETH_MSGS + 22; i++)
+		KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r,
+						   i < 32 || i >= 42 ?
+						   RMP_REQ_SEND : RMP_REQ_WRITE,
+						   1, 0), (int)i);
+	/* 32 SENDs, 10 WRITEs, then SENDs up to SSN 63 of 75. */
+	for (psn = 0, ssn = 0; psn < RMP_SPETH_MSGS + 10; psn++) {
+		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt), 0,
+				    "PSN %u", psn);
+		KUNIT_ASSERT_EQ(test, pkt.psn, psn);
+		KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+		if (pkt.kind == RMP_REQ_SEND)
+			KUNIT_EXPECT_EQ(test, pkt.ssn, ssn++);
+	}
+	KUNIT_EXPECT_EQ(test, ssn, RMP_SPETH_MSGS);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
+
+	/* The first SEND acknowledged: SSN 64 goes, SSN 65 waits. */
+	sp_req_ack(test, e, 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_SEND);
+	KUNIT_EXPECT_EQ(test, pkt.ssn, RMP_SPETH_MSGS);
+	KUNIT_EXPECT_EQ(test, pkt.psn, RMP_SPETH_MSGS + 10);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
+
+	/* Up to the last WRITE: the oldest WQE left is SEND 32. */
+	sp_req_ack(test, e, 41);
+	for (i = 0; i < 11; i++) {
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+		KUNIT_EXPECT_EQ(test, pkt.ssn, RMP_SPETH_MSGS + 1 + i);
+	}
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
+}
+
+/*
+ * SENDs begun before rmp_req_send_spray() finish whole, on the QP's own
+ * path; those posted and not begun yet are sprayed.
+ */
+static void rmp_req_send_spray__sends_begun_stay_whole(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, true, false);
+	struct rmp_req_pkt pkt;
+
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 2 * MTU, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, MTU + 1, 0),
+			1);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_FIRST);
+	KUNIT_EXPECT_FALSE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, pkt.sport, e->r.sport);
+
+	KUNIT_ASSERT_EQ(test, rmp_req_send_spray(&e->r), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 0U);
+	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_LAST);
+	KUNIT_EXPECT_FALSE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, pkt.sport, e->r.sport);
+
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 1U);
+	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_FIRST);
+	KUNIT_EXPECT_EQ(test, pkt.ssn, 1U);
+	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_LAST);
+	KUNIT_EXPECT_EQ(test, pkt.offset, MTU);
+	KUNIT_EXPECT_EQ(test, pkt.len, 1U);
+	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, e->r.stats.sprayed, 2ULL);
+}
+
+/*
+ * Send spraying is a kind of multipath: refused without a path set, and
+ * the refusal leaves SENDs whole even once the QP sprays its WRITEs.
+ */
+static void rmp_req_send_spray__needs_multipath(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, false, false);
+	struct rmp_req_pkt pkt;
+
+	KUNIT_EXPECT_EQ(test, rmp_req_send_spray(&e->r), -EINVAL);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 1, 0), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_FALSE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_ONLY);
+	sp_req_ack(test, e, 0);
+
+	KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 1, 0), 1);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 1, 0), 2);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 1U);
+	KUNIT_EXPECT_FALSE(test, pkt.sprayed);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 2U);
+	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+}
+
+/*
+ * After an ACK timeout the pieces go again from the oldest one not
+ * acknowledged, as pieces still: same SSN, offsets, lengths and places
+ * in the SEND, sprayed, marked as retransmissions.
+ */
+static void rmp_req_timer__pieces_go_again_as_pieces(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0x7ffffe, true, true);
+	struct rmp_req_pkt pkt;
+	u32 k;
+	u64 now;
+
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 7, 0), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 3 * MTU - 5,
+					   RMP_REQ_F_IMM), 1);
+	for (k = 0; k < 4; k++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
+	sp_req_ack(test, e, 0x7ffffe);
+
+	now = rmp_req_deadline(&e->r);
+	KUNIT_ASSERT_GT(test, now, 0ULL);
+	rmp_req_timer(&e->r, now);
+	for (k = 0; k < 3; k++) {
+		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, now, &pkt), 0,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.psn, 0x7fffffU + k, "piece %u",
+				    k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.slot, 1U, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.pos,
+				    (u8)(!k ? RMP_REQ_FIRST :
+					 k == 2 ? RMP_REQ_LAST : 0),
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.offset, k * MTU, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.len, k == 2 ? MTU - 5 : MTU,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.ssn, 1U, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, pkt.sprayed, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, pkt.retry, "piece %u", k);
+	}
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, now, &pkt), -ENODATA);
+}
+
+/*
+ * The ACK timer runs while sprayed packets are in flight, even when none
+ * leaves: after a timeout the lost pieces went again, then a late ACK
+ * caught up with the cursor, which steps over the rest, still in flight.
+ * Were they lost too, only the timer could send them again.
+ */
+static void rmp_req_timer__runs_while_sprayed_in_flight(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, true, true);
+	struct rmp_req_pkt pkt;
+	u64 timeouts, now;
+	u32 k;
+
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 4 * MTU, 0), 0);
+	for (k = 0; k < 4; k++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	now = e->r.deadline;
+	KUNIT_ASSERT_GT(test, now, 0ULL);
+	rmp_req_timer(&e->r, now);
+	for (k = 0; k < 4; k++) {
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt), 0);
+		KUNIT_EXPECT_TRUE(test, pkt.retry);
+	}
+	sp_req_ack(test, e, 1);
+	KUNIT_EXPECT_EQ(test, e->r.una, 2U);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, now, &pkt), -ENODATA);
+	KUNIT_ASSERT_NE(test, e->r.deadline, 0ULL);
+
+	timeouts = e->r.stats.timeouts;
+	rmp_req_timer(&e->r, e->r.deadline);
+	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, timeouts + 1);
+	for (k = 2; k < 4; k++) {
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt), 0);
+		KUNIT_EXPECT_EQ(test, pkt.psn, k);
+		KUNIT_EXPECT_TRUE(test, pkt.retry);
+	}
+}
+
+static const struct piece_case wimm_cases[] = {
+	{ "empty WRITE", 0 },
+	{ "one byte", 1 },
+	{ "one MTU", MTU },
+	{ "one MTU and a byte", MTU + 1 },
+	{ "three MTUs", 3 * MTU },
+	{ "five MTUs less a byte", 5 * MTU - 1 },
+};
+
+KUNIT_ARRAY_PARAM(wimm, wimm_cases, piece_desc);
+
+/*
+ * With send spraying a WRITE with immediate data goes like a sprayed
+ * WRITE: one RDMA WRITE ONLY per PSN, each on a path of the set, with its
+ * own offset and length (an empty WRITE one packet), and every one names
+ * the SSN the WRITE takes, for the SPETH of its last, the one that ends
+ * the WRITE (and asks for an ACK). It counts in the SSN of the SEND after
+ * it, and PSNs wrap on the way.
+ */
+static void rmp_req_next__sprayed_write_imm_pieces(struct kunit *test)
+{
+	const struct piece_case *c = test->param_value;
+	u32 base = 0xfffffe, n = c->len ? (c->len + MTU - 1) / MTU : 1, k;
+	struct sp_req *e = sp_req_setup(test, base, true, true);
+	struct rmp_req_pkt pkt;
+
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 1, 0), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, c->len,
+					   RMP_REQ_F_IMM), 1);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 1, 0), 2);
+
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 0U);
+	KUNIT_EXPECT_EQ(test, pkt.ssn, 0U);
+	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+	for (k = 0; k < n; k++) {
+		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt), 0,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.slot, 1U, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.kind, (u8)RMP_REQ_WRITE,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.psn, at(base, 1 + k), "piece %u",
+				    k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.pos, (u8)RMP_REQ_ONLY,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.offset, k * MTU, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.len,
+				    k == n - 1 ? c->len - k * MTU : MTU,
+				    "piece %u", k);
+		/* Only the last ends the WRITE: it carries the immediate. */
+		KUNIT_EXPECT_EQ_MSG(test, pkt.offset + pkt.len == c->len,
+				    k == n - 1, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.ssn, 1U, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, pkt.sprayed, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, sp_on_a_path(e, pkt.sport),
+				      "piece %u", k);
+		KUNIT_EXPECT_FALSE_MSG(test, pkt.retry, "piece %u", k);
+		if (k == n - 1)
+			KUNIT_EXPECT_TRUE(test, pkt.ackreq);
+	}
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 2U);
+	KUNIT_EXPECT_EQ(test, pkt.psn, at(base, 1 + n));
+	KUNIT_EXPECT_EQ(test, pkt.ssn, 2U);
+	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
+	KUNIT_EXPECT_EQ(test, e->r.stats.sprayed, 2ULL + n);
+}
+
+/*
+ * Without send spraying a WRITE with immediate data stays whole, on the
+ * QP's own path, after every sprayed PSN before it is acknowledged; one
+ * begun when send spraying comes finishes so. The next is sprayed.
+ */
+static void rmp_req_send_spray__write_imm_whole_before(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, true, false);
+	struct rmp_req_pkt pkt;
+	u32 k;
+
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 1, 0), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 2 * MTU + 1,
+					   RMP_REQ_F_IMM), 1);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, MTU,
+					   RMP_REQ_F_IMM), 2);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 0U);
+	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
+	sp_req_ack(test, e, 0);
+
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 1U);
+	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_FIRST);
+	KUNIT_EXPECT_FALSE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, pkt.sport, e->r.sport);
+
+	KUNIT_ASSERT_EQ(test, rmp_req_send_spray(&e->r), 0);
+	for (k = 1; k < 3; k++) {
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+		KUNIT_EXPECT_EQ(test, pkt.slot, 1U);
+		KUNIT_EXPECT_EQ(test, pkt.pos,
+				(u8)(k == 2 ? RMP_REQ_LAST : RMP_REQ_MIDDLE));
+		KUNIT_EXPECT_FALSE(test, pkt.sprayed);
+		KUNIT_EXPECT_EQ(test, pkt.sport, e->r.sport);
+	}
+
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.slot, 2U);
+	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_ONLY);
+	KUNIT_EXPECT_EQ(test, pkt.ssn, 1U);
+	KUNIT_EXPECT_EQ(test, pkt.len, MTU);
+	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, e->r.stats.sprayed, 2ULL);
+}
+
+/*
+ * The bound on messages that take a receive WQE counts sprayed WRITEs
+ * with immediate data like SENDs, and holds them back like SENDs, a
+ * WRITE with all its pieces; plain WRITEs between count for nothing.
+ */
+static void rmp_req_next__sprayed_write_imm_bounded(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, true, true);
+	struct rmp_req_pkt pkt;
+	u32 i, psn, ssn, wimm;
+
+	/* SSN 0 to 63, SENDs and WRITEs with immediate in turn. */
+	for (i = 0; i < RMP_SPETH_MSGS; i++)
+		KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r,
+						   i % 2 ? RMP_REQ_WRITE :
+						   RMP_REQ_SEND, 1,
+						   i % 2 ? RMP_REQ_F_IMM : 0),
+				(int)i);
+	for (; i < RMP_SPETH_MSGS + 10; i++)
+		KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 1, 0),
+				(int)i);
+	/* SSN 64, two pieces; SSN 65; SSN 66, empty. */
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 2 * MTU,
+					   RMP_REQ_F_IMM), (int)i++);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 1, 0),
+			(int)i++);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 0,
+					   RMP_REQ_F_IMM), (int)i++);
+
+	for (psn = 0, ssn = 0, wimm = 0; psn < RMP_SPETH_MSGS + 10; psn++) {
+		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt), 0,
+				    "PSN %u", psn);
+		KUNIT_ASSERT_EQ(test, pkt.psn, psn);
+		KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+		if (psn < RMP_SPETH_MSGS) {
+			KUNIT_EXPECT_EQ(test, pkt.ssn, ssn++);
+			wimm += pkt.kind == RMP_REQ_WRITE;
+		}
+	}
+	KUNIT_EXPECT_EQ(test, wimm, RMP_SPETH_MSGS / 2);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
+
+	/* The first SEND acknowledged: both pieces of SSN 64 go. */
+	sp_req_ack(test, e, 0);
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+		KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_WRITE);
+		KUNIT_EXPECT_EQ(test, pkt.ssn, RMP_SPETH_MSGS);
+		KUNIT_EXPECT_EQ(test, pkt.offset, i * MTU);
+		KUNIT_EXPECT_EQ(test, pkt.psn, RMP_SPETH_MSGS + 10 + i);
+	}
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
+
+	/* The first WRITE with immediate acknowledged: SSN 65 goes. */
+	sp_req_ack(test, e, 1);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_SEND);
+	KUNIT_EXPECT_EQ(test, pkt.ssn, RMP_SPETH_MSGS + 1);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
+
+	/* Up to the last plain WRITE: the oldest WQE left is SSN 64. */
+	sp_req_ack(test, e, RMP_SPETH_MSGS + 9);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_WRITE);
+	KUNIT_EXPECT_EQ(test, pkt.ssn, RMP_SPETH_MSGS + 2);
+	KUNIT_EXPECT_EQ(test, pkt.psn, RMP_SPETH_MSGS + 13);
+	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_ONLY);
+	KUNIT_EXPECT_EQ(test, pkt.len, 0U);
+	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
+}
+
+/*
+ * After an ACK timeout the pieces of a WRITE with immediate data go again
+ * from the oldest one not acknowledged as they went: WRITE ONLYs with the
+ * same offsets, lengths and SSN, sprayed, marked as retransmissions.
+ */
+static void rmp_req_timer__write_imm_pieces_go_again(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0x7ffffe, true, true);
+	struct rmp_req_pkt pkt;
+	u32 k;
+	u64 now;
+
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 7, 0), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 3 * MTU - 5,
+					   RMP_REQ_F_IMM), 1);
+	for (k = 0; k < 4; k++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
+	sp_req_ack(test, e, 0x7ffffe);
+
+	now = rmp_req_deadline(&e->r);
+	KUNIT_ASSERT_GT(test, now, 0ULL);
+	rmp_req_timer(&e->r, now);
+	for (k = 0; k < 3; k++) {
+		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, now, &pkt), 0,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.psn, 0x7fffffU + k, "piece %u",
+				    k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.slot, 1U, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.kind, (u8)RMP_REQ_WRITE,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.pos, (u8)RMP_REQ_ONLY,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.offset, k * MTU, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.len, k == 2 ? MTU - 5 : MTU,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.ssn, 1U, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, pkt.sprayed, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, pkt.retry, "piece %u", k);
+	}
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, now, &pkt), -ENODATA);
+}
+
 /* ---- Randomized: model responder over a lossy, reordering link -------- */
 
 #define SIM_WQES	1500
@@ -1963,6 +2589,18 @@ static struct kunit_case rmp_req_cases[] = {
 	KUNIT_CASE(rmp_req_post__largest_message),
 	KUNIT_CASE(rmp_req_next__paced),
 	KUNIT_CASE(rmp_req_next__on_credit),
+	KUNIT_CASE(rmp_req_post__ssn_counts_receive_wqes),
+	KUNIT_CASE_PARAM(rmp_req_next__sprayed_send_pieces, piece_gen_params),
+	KUNIT_CASE(rmp_req_next__sprayed_sends_bounded),
+	KUNIT_CASE(rmp_req_send_spray__sends_begun_stay_whole),
+	KUNIT_CASE(rmp_req_send_spray__needs_multipath),
+	KUNIT_CASE_PARAM(rmp_req_next__sprayed_write_imm_pieces,
+			 wimm_gen_params),
+	KUNIT_CASE(rmp_req_send_spray__write_imm_whole_before),
+	KUNIT_CASE(rmp_req_next__sprayed_write_imm_bounded),
+	KUNIT_CASE(rmp_req_timer__write_imm_pieces_go_again),
+	KUNIT_CASE(rmp_req_timer__pieces_go_again_as_pieces),
+	KUNIT_CASE(rmp_req_timer__runs_while_sprayed_in_flight),
 	KUNIT_CASE_PARAM(rmp_req__random_link, sim_gen_params),
 	{}
 };

@@ -1059,6 +1059,8 @@ static const struct from_hdr_case from_hdr_cases[] = {
 	{ "write middle", RMP_OP_RC_WRITE_MIDDLE, MTU, false, false },
 	{ "read request", RMP_OP_RC_READ_REQUEST, 0, true, false },
 	{ "compare and swap", RMP_OP_RC_COMPARE_SWAP, 0, false, true },
+	{ "write piece last imm", RMP_OP_EXT_WRITE_PIECE_LAST_IMM, 7, true,
+	  false },
 };
 
 KUNIT_ARRAY_PARAM(from_hdr, from_hdr_cases, from_hdr_desc);
@@ -1098,6 +1100,868 @@ static void rmp_resp_in_from_hdr__fields(struct kunit *test)
 				     c->atmeth ? f.atmeth.va : 0);
 	KUNIT_EXPECT_EQ(test, in.rkey, c->reth ? 0x99U : c->atmeth ? 0x77U : 0);
 	KUNIT_EXPECT_EQ(test, in.dma_len, c->reth ? 0x4321U : 0);
+}
+
+/* --- send spraying ---------------------------------------------------- */
+
+/*
+ * A responder that takes sprayed WRITEs and SENDs, with its send spraying
+ * state beside it (together too big for a kernel stack frame).
+ */
+struct sp_env {
+	struct rmp_resp resp;
+	struct rmp_resp_spray sp;
+};
+
+static struct sp_env *sp_setup(struct kunit *test, u32 epsn, u32 msn,
+			       u32 ssn)
+{
+	struct sp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	resp_setup(test, &e->resp, epsn, msn, 0, 0, 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_multipath(&e->resp, false), 0);
+	KUNIT_ASSERT_EQ(test, rmp_resp_send_spray(&e->resp, &e->sp), 0);
+	/* As if @ssn messages that take a receive WQE had completed. */
+	e->resp.ssn = ssn;
+	e->resp.ssn_done = ssn;
+	return e;
+}
+
+/*
+ * One packet, a piece of a sprayed SEND or a standard request, the
+ * execution result reported if it is executed, and what is expected
+ * after it. PSNs are offsets from the case's first expected PSN, SSNs
+ * from its first SSN; MSNs are absolute.
+ */
+struct sp_step {
+	u8 op;
+	s32 psn;
+	s32 ssn;
+	u32 off;
+	u32 len;
+	bool ackreq;
+	u32 dma;
+	u64 va;
+	u32 rkey;
+	u8 status;
+	u8 deny;	/* RMP_RESP_ALLOW_* the QP grants no more */
+
+	u8 verdict;
+	bool dropped;	/* executed ahead, failed: dropped, not held */
+	u32 rq;		/* a piece executed: its receive WQE */
+	u8 reply;
+	u8 syn;
+	s32 rpsn;
+	u32 msn;	/* of the reply */
+	bool err;
+	s32 epsn;
+	u32 msn_now;	/* the responder's, after the packet */
+	u32 taken;	/* SENDs it completed, taken one by one after it */
+};
+
+#define SPRAYED(_op, _psn, _ssn, _off, _len)				\
+	.op = RMP_OP_EXT_SEND_##_op, .psn = (_psn), .ssn = (_ssn),	\
+	.off = (_off), .len = (_len)
+#define PLAIN(_op, _psn, _len)						\
+	.op = RMP_OP_RC_##_op, .psn = (_psn), .len = (_len)
+/*
+ * The last piece of a sprayed WRITE with immediate data: its RETH names
+ * @_dma bytes at its own place, @_off into the WRITE at VA.
+ */
+#define WPIECE(_psn, _ssn, _off, _len, _dma)				\
+	.op = RMP_OP_EXT_WRITE_PIECE_LAST_IMM, .psn = (_psn),		\
+	.ssn = (_ssn), .off = (_off), .len = (_len), .dma = (_dma),	\
+	.va = VA + (_off), .rkey = RKEY
+#define ACKREQ		.ackreq = true
+#define DROPPED		.dropped = true
+#define RQ_IDX(_i)	.rq = (_i)
+#define MSN_NOW(_m)	.msn_now = (_m)
+#define TAKES(_n)	.taken = (_n)
+#define DENY(_a)	.deny = RMP_RESP_ALLOW_##_a
+
+#define SP_STEPS	8
+#define SP_SENT		4
+
+/* A sprayed SEND as it completes: its last piece's PSN, its length. */
+struct sp_sent {
+	s32 psn;
+	u32 len;
+};
+
+struct sp_case {
+	const char *desc;
+	u32 epsn;
+	u32 ssn;
+	u32 msn;
+	u32 n;
+	struct sp_step s[SP_STEPS];
+	u32 nsent;
+	struct sp_sent sent[SP_SENT];	/* every SEND taken, in order */
+};
+
+static void sp_desc(const struct sp_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->desc);
+}
+
+static const struct sp_case sp_cases[] = {
+	/* Placement and completion. */
+	{ "one SEND of three pieces in order", 100, 0, 7, 3, {
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(1), MSN_NOW(7) },
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU), V(EXE), EP(2), MSN_NOW(7) },
+	  { SPRAYED(PIECE_LAST, 2, 0, 2 * MTU, 40), ACKREQ, V(EXE),
+	    R_ACK(2, 8), EP(3), MSN_NOW(8), TAKES(1) } },
+	  1, { { 2, 2 * MTU + 40 } } },
+	{ "one SEND, its pieces last to first", 100, 0, 7, 3, {
+	  { SPRAYED(PIECE_LAST, 2, 0, 2 * MTU, 40), ACKREQ, V(EXE),
+	    R_ACK(-1, 7), EP(0), MSN_NOW(7) },
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU), V(EXE), EP(0), MSN_NOW(7) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(3), MSN_NOW(8),
+	    TAKES(1) } },
+	  1, { { 2, 2 * MTU + 40 } } },
+	{ "two SENDs interleaved ahead complete together, in order", 0, 0, 0,
+	  4, {
+	  { SPRAYED(PIECE_LAST, 3, 1, MTU, 2), V(EXE), RQ_IDX(1), EP(0) },
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 1), V(EXE), RQ_IDX(0), EP(0) },
+	  { SPRAYED(PIECE, 2, 1, 0, MTU), V(EXE), RQ_IDX(1), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), RQ_IDX(0), EP(4),
+	    MSN_NOW(2), TAKES(2) } },
+	  2, { { 1, MTU + 1 }, { 3, MTU + 2 } } },
+	{ "once the first SEND completes the second's WQE is the next", 0, 0,
+	  0, 4, {
+	  { SPRAYED(PIECE_LAST, 3, 1, MTU, 2), V(EXE), RQ_IDX(1), EP(0) },
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 1), V(EXE), RQ_IDX(0), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(2), MSN_NOW(1),
+	    TAKES(1) },
+	  { SPRAYED(PIECE, 2, 1, 0, MTU), V(EXE), RQ_IDX(0), EP(4),
+	    MSN_NOW(2), TAKES(1) } },
+	  2, { { 1, MTU + 1 }, { 3, MTU + 2 } } },
+	/*
+	 * Held: two pieces and a WRITE. Counting every held PSN would make
+	 * the MSN 5, forgetting the WRITE 2.
+	 */
+	{ "a sprayed WRITE held between SENDs is one message", 0, 0, 0, 4, {
+	  { SPRAYED(PIECE_LAST, 3, 1, 0, 5), V(EXE), RQ_IDX(1), EP(0) },
+	  { PLAIN(WRITE_ONLY, 2, 8), RETH(8), V(EXE), EP(0) },
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 1), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(4), MSN_NOW(3),
+	    TAKES(2) } },
+	  2, { { 1, MTU + 1 }, { 3, 5 } } },
+	/* SSN 0 is the standard SEND: its WQE is taken, not counted. */
+	{ "a standard SEND in progress holds its receive WQE", 0, 0, 0, 6, {
+	  { PLAIN(SEND_FIRST, 0, MTU), V(EXE), EP(1) },
+	  { SPRAYED(PIECE_LAST, 3, 0, 0, 1), V(OOS), R_NAK(SYN_SEQ, 1, 0),
+	    EP(1) },
+	  { SPRAYED(PIECE_LAST, 2, 1, 0, 1), V(EXE), RQ_IDX(0), EP(1) },
+	  { SPRAYED(PIECE_LAST, 3, 2, 0, 3), V(EXE), RQ_IDX(1), EP(1) },
+	  { PLAIN(SEND_LAST, 1, 9), V(EXE), EP(4), MSN_NOW(3), TAKES(2) },
+	  { SPRAYED(PIECE_LAST, 4, 3, 0, 0), V(EXE), RQ_IDX(0), EP(5),
+	    MSN_NOW(4), TAKES(1) } },
+	  3, { { 2, 1 }, { 3, 3 }, { 4, 0 } } },
+	/* A WRITE with immediate takes its receive WQE at its last packet. */
+	{ "a WRITE with immediate in progress holds no receive WQE yet", 0, 0,
+	  0, 3, {
+	  { PLAIN(WRITE_FIRST, 0, MTU), RETH(MTU + 4), V(EXE), EP(1) },
+	  { SPRAYED(PIECE_LAST, 2, 1, 0, 5), V(EXE), RQ_IDX(1), EP(1) },
+	  { PLAIN(WRITE_LAST_IMM, 1, 4), V(EXE), EP(3), MSN_NOW(2),
+	    TAKES(1) } },
+	  1, { { 2, 5 } } },
+	{ "SENDs and WRITEs with immediate count in the SSN, WRITEs not", 0,
+	  0, 0, 5, {
+	  { PLAIN(SEND_ONLY, 0, 4), V(EXE), EP(1), MSN_NOW(1) },
+	  { PLAIN(WRITE_ONLY_IMM, 1, 4), RETH(4), V(EXE), EP(2),
+	    MSN_NOW(2) },
+	  { PLAIN(WRITE_ONLY, 2, 4), RETH(4), V(EXE), EP(3), MSN_NOW(3) },
+	  { SPRAYED(PIECE_LAST, 4, 3, 0, 7), V(EXE), RQ_IDX(1), EP(3),
+	    MSN_NOW(3) },
+	  { SPRAYED(PIECE_LAST, 3, 2, 0, 6), V(EXE), RQ_IDX(0), EP(5),
+	    MSN_NOW(5), TAKES(2) } },
+	  2, { { 3, 6 }, { 4, 7 } } },
+	/* In order, a piece must belong to the next message. */
+	{ "an in-order piece of a later SEND is invalid", 0, 0, 0, 2, {
+	  { SPRAYED(PIECE_LAST, 0, 1, 0, 5), V(INV), R_NAK(SYN_INV, 0, 0),
+	    ERR, EP(0) },
+	  { SPRAYED(PIECE_LAST, 0, 0, 0, 5), V(DRP), EP(0) } },
+	  0, {} },
+	{ "an in-order piece inside a standard SEND is invalid", 0, 0, 0, 2, {
+	  { PLAIN(SEND_FIRST, 0, MTU), V(EXE), EP(1) },
+	  { SPRAYED(PIECE_LAST, 1, 1, 0, 5), V(INV), R_NAK(SYN_INV, 1, 0),
+	    ERR, EP(1) } },
+	  0, {} },
+	/* Limits: ahead, a piece refused draws the one sequence NAK. */
+	{ "a SEND 63 ahead is taken, 64 ahead refused", 0, 0x20, 0, 2, {
+	  { SPRAYED(PIECE_LAST, 5, 64, 0, 1), V(OOS), R_NAK(SYN_SEQ, 0, 0),
+	    EP(0) },
+	  { SPRAYED(PIECE_LAST, 4, 63, 0, 1), V(EXE), RQ_IDX(63), EP(0) } },
+	  0, {} },
+	{ "a piece of a SEND completed before is refused", 0, 10, 0, 2, {
+	  { SPRAYED(PIECE_LAST, 1, -1, 0, 1), V(OOS), R_NAK(SYN_SEQ, 0, 0),
+	    EP(0) },
+	  { SPRAYED(PIECE_LAST, 0, -1, 0, 1), V(INV), R_NAK(SYN_INV, 0, 0),
+	    ERR, EP(0) } },
+	  0, {} },
+	{ "a piece before the last short of the MTU is refused", 0, 0, 0, 2, {
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU - 1), V(OOS),
+	    R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU - 1), V(INV), R_NAK(SYN_INV, 0, 0),
+	    ERR, EP(0) } },
+	  0, {} },
+	{ "a piece before the last over the MTU is refused", 0, 0, 0, 2, {
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU + 1), V(OOS),
+	    R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU + 1), V(INV), R_NAK(SYN_INV, 0, 0),
+	    ERR, EP(0) } },
+	  0, {} },
+	{ "an offset off the MTU grid is refused", 0, 0, 0, 2, {
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU + 8, 5), V(OOS),
+	    R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 8, MTU), V(INV), R_NAK(SYN_INV, 0, 0), ERR,
+	    EP(0) } },
+	  0, {} },
+	{ "a last piece over the MTU is refused", 0, 0, 0, 2, {
+	  { SPRAYED(PIECE_LAST_IMM, 1, 0, MTU, MTU + 1), V(OOS),
+	    R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { SPRAYED(PIECE_LAST_INV, 0, 0, 0, MTU + 1), V(INV),
+	    R_NAK(SYN_INV, 0, 0), ERR, EP(0) } },
+	  0, {} },
+	{ "an empty last piece only as the whole SEND", 0, 0, 0, 2, {
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 0), V(OOS), R_NAK(SYN_SEQ, 0, 0),
+	    EP(0) },
+	  { SPRAYED(PIECE_LAST, 0, 0, 0, 0), V(EXE), EP(1), MSN_NOW(1),
+	    TAKES(1) } },
+	  1, { { 0, 0 } } },
+	{ "a second last piece of the same SEND is refused", 0, 0, 0, 4, {
+	  { SPRAYED(PIECE_LAST, 2, 0, 2 * MTU, 5), V(EXE), EP(0) },
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 5), V(OOS), R_NAK(SYN_SEQ, 0, 0),
+	    EP(0) },
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(3), MSN_NOW(1),
+	    TAKES(1) } },
+	  1, { { 2, 2 * MTU + 5 } } },
+	{ "a SEND ends at 2^31 bytes at the most", 0, 0, 0, 3, {
+	  { SPRAYED(PIECE, 2, 0, 0x80000000U, MTU), V(OOS),
+	    R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { SPRAYED(PIECE_LAST, 1, 0, 0x80000000U - MTU, MTU), V(EXE),
+	    EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(2), MSN_NOW(1),
+	    TAKES(1) } },
+	  1, { { 1, 0x80000000U } } },
+	{ "a piece beyond the receive window is refused", 0, 0, 0, 2, {
+	  { SPRAYED(PIECE, RMP_RXWIN_MAX, 0, 0, MTU), V(OOS),
+	    R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { SPRAYED(PIECE, RMP_RXWIN_MAX - 1, 0, 0, MTU), V(EXE), EP(0) } },
+	  0, {} },
+	/* Duplicates: a held piece, and one the expected PSN passed. */
+	{ "a piece again is a duplicate, acknowledged", 0, 0, 0, 6, {
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU), V(DUP), R_ACK(-1, 0), EP(0) },
+	  { SPRAYED(PIECE_LAST, 2, 0, 2 * MTU, 1), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(3), MSN_NOW(1),
+	    TAKES(1) },
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU), V(DUP), R_ACK(2, 1), EP(3),
+	    MSN_NOW(1) },
+	  { SPRAYED(PIECE_LAST, 2, 0, 2 * MTU, 1), V(DUP), R_ACK(2, 1),
+	    EP(3), MSN_NOW(1) } },
+	  1, { { 2, 2 * MTU + 1 } } },
+	/* Failures: nothing moves, nothing is held, no SEND ends. */
+	{ "RNR on an in-order piece moves nothing", 0, 0, 0, 4, {
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 3), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), ST(RNR), V(EXE),
+	    R_NAK(SYN_RNR(RNR_TIMER), 0, 0), EP(0) },
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 3), V(DUP), R_ACK(-1, 0), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(2), MSN_NOW(1),
+	    TAKES(1) } },
+	  1, { { 1, MTU + 3 } } },
+	{ "RNR on a last piece ahead drops it, unnoted", 0, 0, 0, 3, {
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 3), ST(RNR), V(EXE), DROPPED,
+	    EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(1) },
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 3), V(EXE), EP(2), MSN_NOW(1),
+	    TAKES(1) } },
+	  1, { { 1, MTU + 3 } } },
+	/* Held, it would be a duplicate the second time. */
+	{ "a piece ahead too long for its WQE is dropped", 0, 0, 0, 4, {
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU), ST(REM_INVALID), V(EXE), DROPPED,
+	    EP(0) },
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(2) },
+	  { SPRAYED(PIECE_LAST, 2, 0, 2 * MTU, 1), V(EXE), EP(3), MSN_NOW(1),
+	    TAKES(1) } },
+	  1, { { 2, 2 * MTU + 1 } } },
+	/* Wraparound. */
+	{ "a SEND across PSN 0xffffff", 0xfffffe, 0, 0, 5, {
+	  { SPRAYED(PIECE_LAST, 3, 0, 3 * MTU, 9), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 1, 0, MTU, MTU), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 2, 0, 2 * MTU, MTU), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(4), MSN_NOW(1),
+	    TAKES(1) },
+	  { SPRAYED(PIECE_LAST, 4, 1, 0, 1), ACKREQ, V(EXE), R_ACK(4, 2),
+	    EP(5), MSN_NOW(2), TAKES(1) } },
+	  2, { { 3, 3 * MTU + 9 }, { 4, 1 } } },
+	{ "SENDs across SSN 0xffffff", 0, 0xfffffe, 0, 5, {
+	  { SPRAYED(PIECE_LAST, 2, 2, 0, 3), V(EXE), RQ_IDX(2), EP(0) },
+	  { SPRAYED(PIECE_LAST, 1, 1, 0, 2), V(EXE), RQ_IDX(1), EP(0) },
+	  { SPRAYED(PIECE_LAST, 3, 64, 0, 2), V(OOS), R_NAK(SYN_SEQ, 0, 0),
+	    EP(0) },
+	  { SPRAYED(PIECE_LAST, 0, 0, 0, 1), V(EXE), EP(3), MSN_NOW(3),
+	    TAKES(3) },
+	  { SPRAYED(PIECE_LAST, 3, 3, 0, 4), V(EXE), EP(4), MSN_NOW(4),
+	    TAKES(1) } },
+	  4, { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 3, 4 } } },
+	/*
+	 * A sprayed WRITE with immediate data: WRITE ONLYs, each a message,
+	 * then its last piece, placed by its RETH, which completes the
+	 * receive WQE its SSN names with the WRITE's length.
+	 */
+	{ "a sprayed WRITE with immediate in order", 100, 0, 7, 3, {
+	  { PLAIN(WRITE_ONLY, 0, MTU), RETH_AT(VA, MTU, RKEY),
+	    V(EXE), EP(1), MSN_NOW(8) },
+	  { PLAIN(WRITE_ONLY, 1, MTU), RETH_AT(VA + MTU, MTU, RKEY),
+	    V(EXE), EP(2), MSN_NOW(9) },
+	  { WPIECE(2, 0, 2 * MTU, 40, 40), ACKREQ, V(EXE), R_ACK(2, 10),
+	    EP(3), MSN_NOW(10), TAKES(1) } },
+	  1, { { 2, 2 * MTU + 40 } } },
+	{ "a WRITE's last piece ahead of its WRITE ONLYs", 0xfffffe, 5, 0, 3, {
+	  { WPIECE(2, 0, 2 * MTU, 1, 1), V(EXE), EP(0), MSN_NOW(0) },
+	  { PLAIN(WRITE_ONLY, 1, MTU), RETH_AT(VA + MTU, MTU, RKEY),
+	    V(EXE), EP(0), MSN_NOW(0) },
+	  { PLAIN(WRITE_ONLY, 0, MTU), RETH_AT(VA, MTU, RKEY),
+	    V(EXE), EP(3), MSN_NOW(3), TAKES(1) } },
+	  1, { { 2, 2 * MTU + 1 } } },
+	{ "a WRITE with immediate held between SENDs completes in turn", 0, 0,
+	  0, 5, {
+	  { SPRAYED(PIECE_LAST, 4, 2, 0, 7), V(EXE), RQ_IDX(2), EP(0) },
+	  { WPIECE(3, 1, MTU, 5, 5), V(EXE), RQ_IDX(1), EP(0) },
+	  { PLAIN(WRITE_ONLY, 2, MTU), RETH_AT(VA, MTU, RKEY), V(EXE), EP(0) },
+	  { SPRAYED(PIECE, 0, 0, 0, MTU), V(EXE), EP(1) },
+	  { SPRAYED(PIECE_LAST, 1, 0, MTU, 2), V(EXE), EP(5), MSN_NOW(4),
+	    TAKES(3) } },
+	  3, { { 1, MTU + 2 }, { 3, MTU + 5 }, { 4, 7 } } },
+	{ "an empty WRITE with immediate is one piece at offset 0", 0, 0, 0,
+	  2, {
+	  { WPIECE(1, 0, MTU, 0, 0), V(OOS), R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { WPIECE(0, 0, 0, 0, 0), ACKREQ, V(EXE), R_ACK(0, 1), EP(1),
+	    MSN_NOW(1), TAKES(1) } },
+	  1, { { 0, 0 } } },
+	/* Its RETH follows a WRITE ONLY's rules. */
+	{ "a WRITE's last piece of another length than its RETH's is refused",
+	  0, 0, 0, 3, {
+	  { WPIECE(1, 1, 0, 5, 6), V(OOS), R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { WPIECE(1, 1, 0, 5, 5), V(EXE), RQ_IDX(1), EP(0) },
+	  { WPIECE(0, 0, 0, 5, 4), V(INV), R_NAK(SYN_INV, 0, 0), ERR,
+	    EP(0) } },
+	  0, {} },
+	{ "without write permission a SEND piece is taken, a WRITE's not", 0,
+	  0, 0, 4, {
+	  { WPIECE(2, 2, 0, 5, 5), DENY(WRITE), V(OOS), R_NAK(SYN_SEQ, 0, 0),
+	    EP(0) },
+	  { SPRAYED(PIECE_LAST, 1, 1, 0, 5), V(EXE), RQ_IDX(1), EP(0) },
+	  { SPRAYED(PIECE_LAST, 0, 0, 0, 3), V(EXE), EP(2), MSN_NOW(2),
+	    TAKES(2) },
+	  { WPIECE(2, 2, 0, 5, 5), V(INV), R_NAK(SYN_INV, 2, 2), ERR, EP(2),
+	    MSN_NOW(2) } },
+	  2, { { 0, 3 }, { 1, 5 } } },
+	{ "a WRITE's last piece 63 ahead is taken, 64 ahead refused", 0, 0x30,
+	  0, 2, {
+	  { WPIECE(5, 64, 0, 1, 1), V(OOS), R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { WPIECE(4, 63, 0, 1, 1), V(EXE), RQ_IDX(63), EP(0) } },
+	  0, {} },
+	{ "a WRITE's last piece over the MTU or off the grid is refused", 0, 0,
+	  0, 2, {
+	  { WPIECE(1, 0, MTU, MTU + 1, MTU + 1), V(OOS),
+	    R_NAK(SYN_SEQ, 0, 0), EP(0) },
+	  { WPIECE(0, 0, 8, 5, 5), V(INV), R_NAK(SYN_INV, 0, 0), ERR,
+	    EP(0) } },
+	  0, {} },
+	{ "a second last piece of a WRITE's SSN is refused", 0, 0, 0, 4, {
+	  { WPIECE(1, 0, MTU, 5, 5), V(EXE), EP(0) },
+	  { SPRAYED(PIECE_LAST, 2, 0, 0, 4), V(OOS), R_NAK(SYN_SEQ, 0, 0),
+	    EP(0) },
+	  { WPIECE(3, 0, 0, 4, 4), V(OOS), EP(0) },
+	  { PLAIN(WRITE_ONLY, 0, MTU), RETH_AT(VA, MTU, RKEY),
+	    V(EXE), EP(2), MSN_NOW(2), TAKES(1) } },
+	  1, { { 1, MTU + 5 } } },
+	{ "an in-order WRITE's last piece inside a standard WRITE is invalid",
+	  0, 0, 0, 2, {
+	  { PLAIN(WRITE_FIRST, 0, MTU), RETH(2 * MTU), V(EXE), EP(1) },
+	  { WPIECE(1, 0, MTU, MTU, MTU), V(INV), R_NAK(SYN_INV, 1, 0), ERR,
+	    EP(1) } },
+	  0, {} },
+	/* Failures ahead: dropped, unnoted; in order: the QP fails. */
+	{ "RNR on a WRITE's last piece ahead drops it, unnoted", 0, 0, 0, 3, {
+	  { WPIECE(1, 0, MTU, 3, 3), ST(RNR), V(EXE), DROPPED, EP(0) },
+	  { PLAIN(WRITE_ONLY, 0, MTU), RETH_AT(VA, MTU, RKEY),
+	    V(EXE), EP(1), MSN_NOW(1) },
+	  { WPIECE(1, 0, MTU, 3, 3), V(EXE), EP(2), MSN_NOW(2), TAKES(1) } },
+	  1, { { 1, MTU + 3 } } },
+	{ "a bad R_Key in a WRITE's last piece: dropped ahead, fatal in order",
+	  0, 0, 0, 3, {
+	  { WPIECE(1, 0, MTU, 3, 3), ST(REM_ACCESS), V(EXE), DROPPED, EP(0) },
+	  { PLAIN(WRITE_ONLY, 0, MTU), RETH_AT(VA, MTU, RKEY),
+	    V(EXE), EP(1), MSN_NOW(1) },
+	  { WPIECE(1, 0, MTU, 3, 3), ST(REM_ACCESS), V(EXE),
+	    R_NAK(SYN_ACC, 1, 1), ERR, EP(1), MSN_NOW(1) } },
+	  0, {} },
+	{ "a WRITE's last piece again is a duplicate, acknowledged", 0, 0, 0,
+	  4, {
+	  { WPIECE(1, 0, MTU, 3, 3), V(EXE), EP(0) },
+	  { WPIECE(1, 0, MTU, 3, 3), V(DUP), R_ACK(-1, 0), EP(0) },
+	  { PLAIN(WRITE_ONLY, 0, MTU), RETH_AT(VA, MTU, RKEY),
+	    V(EXE), EP(2), MSN_NOW(2), TAKES(1) },
+	  { WPIECE(1, 0, MTU, 3, 3), V(DUP), R_ACK(1, 2), EP(2),
+	    MSN_NOW(2) } },
+	  1, { { 1, MTU + 3 } } },
+};
+
+KUNIT_ARRAY_PARAM(sp, sp_cases, sp_desc);
+
+/* Step @i's immediate data, or the R_Key it invalidates. */
+#define SP_DATA(i)	(0xd00d0000U | (i))
+
+/* Last pieces by PSN, as the case's SENDs are (struct sp_sent). */
+#define SP_PSNS		16
+
+static void sp_step_in(const struct sp_case *c, const struct sp_step *s,
+		       u32 i, struct rmp_resp_in *in)
+{
+	memset(in, 0, sizeof(*in));
+	if (rmp_opcode_info(s->op)->flags & (RMP_OPF_IMMDT | RMP_OPF_IETH))
+		in->data = SP_DATA(i);
+	in->psn = at(c->epsn, s->psn);
+	in->opcode = s->op;
+	in->ackreq = s->ackreq;
+	in->payload_len = s->len;
+	in->ssn = rmp_psn_add(c->ssn, (u32)s->ssn);
+	in->offset = s->off;
+	in->va = s->va;
+	in->rkey = s->rkey;
+	in->dma_len = s->dma;
+}
+
+/*
+ * An EXECUTE of a piece says where it goes, and neither begins nor ends;
+ * a WRITE's last piece goes where its own RETH says.
+ */
+static void sp_check_piece(struct kunit *test, const struct sp_step *s,
+			   const struct rmp_resp_out *out, u32 i)
+{
+	KUNIT_EXPECT_EQ_MSG(test, out->offset, s->off, "step %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, out->rq_idx, s->rq, "step %u", i);
+	KUNIT_EXPECT_FALSE_MSG(test, out->first, "step %u", i);
+	KUNIT_EXPECT_FALSE_MSG(test, out->last, "step %u", i);
+	if (!(rmp_opcode_info(s->op)->flags & RMP_OPF_WRITE))
+		return;
+	KUNIT_EXPECT_EQ_MSG(test, out->va, s->va, "step %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, out->rkey, s->rkey, "step %u", i);
+}
+
+/*
+ * Scripts of pieces, with standard requests between: each piece's verdict
+ * and placement, the replies, the expected PSN and MSN after each packet,
+ * and the SENDs completed, taken one by one in SSN order while every
+ * packet waits (-EBUSY, @out untouched) until the last is taken, each
+ * with the opcode and the data of the last piece taken at its PSN.
+ */
+static void rmp_resp_piece__scripts(struct kunit *test)
+{
+	const struct sp_case *c = test->param_value;
+	struct rmp_resp_out out, before;
+	struct rmp_resp_sent sent;
+	u8 last_op[SP_PSNS] = {};
+	u32 last_data[SP_PSNS] = {};
+	struct rmp_resp_in in;
+	struct rmp_resp *resp;
+	u32 i, k, flags, taken = 0;
+	bool piece;
+	s32 psn;
+
+	resp = &sp_setup(test, c->epsn, c->msn, c->ssn)->resp;
+	for (i = 0; i < c->n; i++) {
+		const struct sp_step *s = &c->s[i];
+
+		flags = rmp_opcode_info(s->op)->flags;
+		piece = flags & RMP_OPF_SPETH;
+		resp->access &= ~s->deny;
+		sp_step_in(c, s, i, &in);
+		KUNIT_ASSERT_EQ_MSG(test, rmp_resp_packet(resp, &in, &out), 0,
+				    "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, out.verdict, s->verdict, "step %u", i);
+		if (out.verdict == EXE) {
+			if (piece)
+				sp_check_piece(test, s, &out, i);
+			KUNIT_ASSERT_EQ_MSG(test,
+					    rmp_resp_executed(resp, s->status,
+							      0, &out),
+					    0, "step %u", i);
+			KUNIT_EXPECT_EQ_MSG(test, out.verdict,
+					    s->dropped ? DRP : EXE, "step %u", i);
+			if (piece && !s->dropped)
+				sp_check_piece(test, s, &out, i);
+			if (piece && (flags & RMP_OPF_LAST) && !s->dropped &&
+			    s->status == RMP_RESP_OK && s->psn >= 0 &&
+			    s->psn < SP_PSNS) {
+				last_op[s->psn] = s->op;
+				last_data[s->psn] = in.data;
+			}
+		}
+		KUNIT_EXPECT_EQ_MSG(test, out.reply.kind, s->reply, "step %u", i);
+		if (s->reply == RMP_RESP_REPLY_ACK) {
+			KUNIT_EXPECT_EQ_MSG(test, out.reply.syndrome, s->syn,
+					    "step %u", i);
+			KUNIT_EXPECT_EQ_MSG(test, out.reply.psn,
+					    at(c->epsn, s->rpsn), "step %u", i);
+			KUNIT_EXPECT_EQ_MSG(test, out.reply.msn, s->msn,
+					    "step %u", i);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, out.error, s->err, "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, rmp_resp_epsn(resp),
+				    at(c->epsn, s->epsn), "step %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, resp->msn, s->msn_now, "step %u", i);
+
+		for (k = 0; k < s->taken; k++) {
+			memset(&out, 0x5a, sizeof(out));
+			before = out;
+			KUNIT_EXPECT_EQ_MSG(test,
+					    rmp_resp_packet(resp, &in, &out),
+					    -EBUSY, "step %u, SEND %u", i, k);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    memcmp(&out, &before, sizeof(out)),
+					    0, "step %u, SEND %u", i, k);
+			KUNIT_ASSERT_TRUE_MSG(test,
+					      rmp_resp_take_sent(resp, &sent),
+					      "step %u, SEND %u", i, k);
+			KUNIT_ASSERT_TRUE_MSG(test, taken < c->nsent,
+					      "step %u: SEND %u unexpected", i,
+					      taken);
+			psn = c->sent[taken].psn;
+			KUNIT_EXPECT_EQ_MSG(test, sent.psn, at(c->epsn, psn),
+					    "SEND %u", taken);
+			KUNIT_EXPECT_EQ_MSG(test, sent.len, c->sent[taken].len,
+					    "SEND %u", taken);
+			KUNIT_ASSERT_TRUE(test, psn >= 0 && psn < SP_PSNS);
+			KUNIT_EXPECT_EQ_MSG(test, sent.opcode, last_op[psn],
+					    "SEND %u", taken);
+			KUNIT_EXPECT_EQ_MSG(test, sent.data, last_data[psn],
+					    "SEND %u", taken);
+			taken++;
+		}
+		KUNIT_EXPECT_FALSE_MSG(test, rmp_resp_take_sent(resp, &sent),
+				       "step %u", i);
+	}
+	KUNIT_EXPECT_EQ(test, taken, c->nsent);
+}
+
+/*
+ * Send spraying needs an RC responder that takes WRITEs out of order.
+ * Until it is on, a piece is no request of the QP: dropped without a
+ * word, in order or ahead, and nothing moves.
+ */
+static void rmp_resp_send_spray__needs_multipath(struct kunit *test)
+{
+	const struct rmp_resp_config uc = { .mtu = MTU, .uc = true };
+	struct rmp_resp_spray *sp = kunit_kzalloc(test, sizeof(*sp),
+						  GFP_KERNEL);
+	struct rmp_resp_in in = { .opcode = RMP_OP_EXT_SEND_PIECE_LAST,
+				  .payload_len = 4, .ackreq = true };
+	struct rmp_resp_sent sent;
+	struct rmp_resp_out out;
+	struct rmp_resp resp;
+	u32 psn;
+
+	KUNIT_ASSERT_NOT_NULL(test, sp);
+	KUNIT_ASSERT_EQ(test, rmp_resp_init(&resp, &uc, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, rmp_resp_send_spray(&resp, sp), -EINVAL);
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.verdict, DRP);
+	KUNIT_EXPECT_EQ(test, rmp_resp_epsn(&resp), 0U);
+	resp_setup(test, &resp, 0, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, rmp_resp_send_spray(&resp, sp), -EINVAL);
+
+	for (psn = 0; psn < 2; psn++) {
+		in.psn = psn;
+		KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+		KUNIT_EXPECT_EQ_MSG(test, out.verdict, DRP, "psn %u", psn);
+		KUNIT_EXPECT_EQ(test, out.reply.kind, RMP_RESP_REPLY_NONE);
+	}
+	KUNIT_ASSERT_EQ(test, rmp_resp_multipath(&resp, false), 0);
+	for (psn = 0; psn < 2; psn++) {
+		in.psn = psn;
+		KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(&resp, &in));
+		KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+		KUNIT_EXPECT_EQ_MSG(test, out.verdict, DRP, "psn %u", psn);
+		KUNIT_EXPECT_EQ(test, out.reply.kind, RMP_RESP_REPLY_NONE);
+	}
+	KUNIT_EXPECT_EQ(test, rmp_resp_epsn(&resp), 0U);
+	KUNIT_EXPECT_FALSE(test, resp.error);
+
+	/* A standard SEND completes as ever, with nothing to take. */
+	in.psn = 0;
+	in.opcode = RMP_OP_RC_SEND_ONLY;
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(&resp, RMP_RESP_OK, 0, &out),
+			0);
+	KUNIT_EXPECT_TRUE(test, out.last);
+	KUNIT_EXPECT_FALSE(test, rmp_resp_take_sent(&resp, &sent));
+
+	/* Once on, the same piece is taken; it names SSN 1 now. */
+	KUNIT_ASSERT_EQ(test, rmp_resp_send_spray(&resp, sp), 0);
+	in.psn = 1;
+	in.opcode = RMP_OP_EXT_SEND_PIECE_LAST;
+	in.ssn = 1;
+	KUNIT_EXPECT_TRUE(test, rmp_resp_will_execute(&resp, &in));
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(&resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(&resp, RMP_RESP_OK, 0, &out),
+			0);
+	KUNIT_ASSERT_TRUE(test, rmp_resp_take_sent(&resp, &sent));
+	KUNIT_EXPECT_EQ(test, sent.psn, 1U);
+	KUNIT_EXPECT_EQ(test, sent.len, 4U);
+	KUNIT_EXPECT_EQ(test, resp.msn, 2U);
+}
+
+/*
+ * A completed SEND not yet taken holds back the next packet, even one
+ * that would be executed: rmp_resp_will_execute() says no, and
+ * rmp_resp_packet() refuses it, leaving @out as it was.
+ */
+static void rmp_resp_take_sent__holds_the_next_packet(struct kunit *test)
+{
+	struct rmp_resp *resp = &sp_setup(test, 50, 0, 0)->resp;
+	struct rmp_resp_in in = { .psn = 50, .payload_len = 1,
+				  .opcode = RMP_OP_EXT_SEND_PIECE_LAST };
+	struct rmp_resp_out out, before;
+	struct rmp_resp_sent sent;
+
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+	/* Not complete while only executed: the caller may still fail it. */
+	KUNIT_EXPECT_FALSE(test, rmp_resp_take_sent(resp, &sent));
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(resp, RMP_RESP_OK, 0, &out),
+			0);
+
+	in.psn = 51;
+	in.ssn = 1;
+	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(resp, &in));
+	memset(&out, 0x5a, sizeof(out));
+	before = out;
+	KUNIT_EXPECT_EQ(test, rmp_resp_packet(resp, &in, &out), -EBUSY);
+	KUNIT_EXPECT_EQ(test, memcmp(&out, &before, sizeof(out)), 0);
+	KUNIT_EXPECT_EQ(test, rmp_resp_executed(resp, RMP_RESP_OK, 0, &out),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rmp_resp_epsn(resp), 51U);
+
+	KUNIT_ASSERT_TRUE(test, rmp_resp_take_sent(resp, &sent));
+	KUNIT_EXPECT_EQ(test, sent.psn, 50U);
+	KUNIT_EXPECT_FALSE(test, rmp_resp_take_sent(resp, &sent));
+	KUNIT_EXPECT_TRUE(test, rmp_resp_will_execute(resp, &in));
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, &in, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.verdict, EXE);
+}
+
+struct sent_case {
+	const char *desc;
+	u8 op;
+	bool se;
+};
+
+static void sent_desc(const struct sent_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->desc);
+}
+
+static const struct sent_case sent_cases[] = {
+	{ "plain last piece", RMP_OP_EXT_SEND_PIECE_LAST, false },
+	{ "plain last piece, solicited", RMP_OP_EXT_SEND_PIECE_LAST, true },
+	{ "last piece with immediate", RMP_OP_EXT_SEND_PIECE_LAST_IMM, true },
+	{ "last piece with invalidate", RMP_OP_EXT_SEND_PIECE_LAST_INV,
+	  false },
+};
+
+KUNIT_ARRAY_PARAM(sent, sent_cases, sent_desc);
+
+#define SENT_IMM	0x11223344U
+#define SENT_RKEY	0xcafe0042U
+
+/* A piece built and parsed as the kernel would, then taken from headers. */
+static void sp_piece_from_wire(struct kunit *test, struct rmp_resp_in *in,
+			       u8 op, u32 psn, u32 ssn, u32 off, u32 len,
+			       bool se)
+{
+	struct rmp_hdr_fields f = {}, p;
+	u8 buf[64] = {};
+	int hlen;
+
+	f.bth.opcode = op;
+	f.bth.psn = psn;
+	f.bth.se = se;
+	f.bth.pad = rmp_hdr_pad(len);
+	f.speth.ssn = ssn;
+	f.speth.offset = off;
+	f.imm = cpu_to_be32(SENT_IMM);
+	f.ieth.rkey = SENT_RKEY;
+	hlen = rmp_hdr_build(&f, buf, sizeof(buf));
+	KUNIT_ASSERT_GT(test, hlen, 0);
+	KUNIT_ASSERT_EQ(test,
+			rmp_hdr_parse(&p, buf, sizeof(buf),
+				      hlen + len + f.bth.pad + RMP_ICRC_SIZE,
+				      NULL), 0);
+	memset(in, 0xa5, sizeof(*in));
+	rmp_resp_in_from_hdr(in, &p);
+}
+
+/*
+ * The last piece, whenever it arrives, leaves what its SEND completes
+ * with: the immediate data as it was on the wire, or the R_Key its IETH
+ * invalidates, its opcode and its solicited event bit; the first piece
+ * has none of it.
+ */
+static void rmp_resp_take_sent__last_piece_fields(struct kunit *test)
+{
+	const struct sent_case *c = test->param_value;
+	static const u8 imm_wire[4] = { 0x11, 0x22, 0x33, 0x44 };
+	struct rmp_resp *resp = &sp_setup(test, 0x20, 0, 0x345)->resp;
+	struct rmp_resp_sent sent;
+	struct rmp_resp_out out;
+	struct rmp_resp_in in;
+	u32 data = 0;
+
+	if (c->op == RMP_OP_EXT_SEND_PIECE_LAST_IMM)
+		memcpy(&data, imm_wire, sizeof(data));
+	else if (c->op == RMP_OP_EXT_SEND_PIECE_LAST_INV)
+		data = SENT_RKEY;
+
+	sp_piece_from_wire(test, &in, c->op, 0x21, 0x345, MTU, 17, c->se);
+	KUNIT_EXPECT_EQ(test, in.ssn, 0x345U);
+	KUNIT_EXPECT_EQ(test, in.offset, MTU);
+	KUNIT_EXPECT_EQ(test, in.payload_len, 17U);
+	KUNIT_EXPECT_EQ(test, in.se, c->se);
+	KUNIT_EXPECT_EQ(test, in.data, data);
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(resp, RMP_RESP_OK, 0, &out),
+			0);
+
+	sp_piece_from_wire(test, &in, RMP_OP_EXT_SEND_PIECE, 0x20, 0x345, 0,
+			   MTU, !c->se);
+	KUNIT_EXPECT_EQ(test, in.data, 0U);
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(resp, RMP_RESP_OK, 0, &out),
+			0);
+
+	KUNIT_ASSERT_TRUE(test, rmp_resp_take_sent(resp, &sent));
+	KUNIT_EXPECT_EQ(test, sent.psn, 0x21U);
+	KUNIT_EXPECT_EQ(test, sent.len, MTU + 17);
+	KUNIT_EXPECT_EQ(test, sent.data, data);
+	KUNIT_EXPECT_EQ(test, sent.opcode, c->op);
+	KUNIT_EXPECT_EQ(test, sent.se, c->se);
+	KUNIT_EXPECT_FALSE(test, rmp_resp_take_sent(resp, &sent));
+}
+
+/* A WRITE piece built and parsed as the kernel would, then taken. */
+static void sp_wpiece_from_wire(struct kunit *test, struct rmp_resp_in *in,
+				u8 op, u32 psn, u32 ssn, u32 off, u32 len,
+				bool se)
+{
+	struct rmp_hdr_fields f = {}, p;
+	u8 buf[64] = {};
+	int hlen;
+
+	f.bth.opcode = op;
+	f.bth.psn = psn;
+	f.bth.se = se;
+	f.bth.pad = rmp_hdr_pad(len);
+	f.speth.ssn = ssn;
+	f.speth.offset = off;
+	f.reth.va = 0x7f0012340000ULL + off;
+	f.reth.rkey = SENT_RKEY;
+	f.reth.len = len;
+	f.imm = cpu_to_be32(SENT_IMM);
+	hlen = rmp_hdr_build(&f, buf, sizeof(buf));
+	KUNIT_ASSERT_GT(test, hlen, 0);
+	KUNIT_ASSERT_EQ(test,
+			rmp_hdr_parse(&p, buf, sizeof(buf),
+				      hlen + len + f.bth.pad + RMP_ICRC_SIZE,
+				      NULL), 0);
+	memset(in, 0xa5, sizeof(*in));
+	rmp_resp_in_from_hdr(in, &p);
+}
+
+/*
+ * The last piece of a sprayed WRITE with immediate data, from the wire,
+ * ahead of the WRITE ONLY before it: placed by its RETH (address and
+ * R_Key), at its offset in the WRITE, and once the WRITE ONLY is placed
+ * it completes a receive WQE with the WRITE's length, its immediate data
+ * as it was on the wire, its opcode and its solicited event bit; the two
+ * count as two messages.
+ */
+static void rmp_resp_take_sent__write_piece_fields(struct kunit *test)
+{
+	static const u8 imm_wire[4] = { 0x11, 0x22, 0x33, 0x44 };
+	struct rmp_resp *resp = &sp_setup(test, 0x20, 9, 0x345)->resp;
+	struct rmp_resp_sent sent;
+	struct rmp_resp_out out;
+	struct rmp_resp_in in;
+	u32 data;
+	bool se;
+
+	memcpy(&data, imm_wire, sizeof(data));
+	for (se = false; ; se = true) {
+		sp_wpiece_from_wire(test, &in, RMP_OP_EXT_WRITE_PIECE_LAST_IMM,
+				    0x21, 0x345, MTU, 17, se);
+		KUNIT_EXPECT_EQ(test, in.ssn, 0x345U);
+		KUNIT_EXPECT_EQ(test, in.offset, MTU);
+		KUNIT_EXPECT_EQ(test, in.payload_len, 17U);
+		KUNIT_EXPECT_EQ(test, in.va, 0x7f0012340000ULL + MTU);
+		KUNIT_EXPECT_EQ(test, in.rkey, SENT_RKEY);
+		KUNIT_EXPECT_EQ(test, in.dma_len, 17U);
+		KUNIT_EXPECT_EQ(test, in.se, se);
+		KUNIT_EXPECT_EQ(test, in.data, data);
+		if (se)
+			break;
+		/* Without its solicited bit: taken, then failing, dropped. */
+		KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, &in, &out), 0);
+		KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+		KUNIT_ASSERT_EQ(test, rmp_resp_executed(resp, RMP_RESP_RNR, 0,
+							&out), 0);
+		KUNIT_EXPECT_EQ(test, out.verdict, DRP);
+	}
+	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(resp, &in));
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+	KUNIT_EXPECT_EQ(test, out.va, 0x7f0012340000ULL + MTU);
+	KUNIT_EXPECT_EQ(test, out.rkey, SENT_RKEY);
+	KUNIT_EXPECT_EQ(test, out.offset, MTU);
+	KUNIT_EXPECT_EQ(test, out.rq_idx, 0U);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(resp, RMP_RESP_OK, 0, &out),
+			0);
+	KUNIT_EXPECT_EQ(test, out.verdict, EXE);
+	KUNIT_EXPECT_FALSE(test, rmp_resp_take_sent(resp, &sent));
+	KUNIT_EXPECT_EQ(test, resp->msn, 9U);
+
+	sp_wpiece_from_wire(test, &in, RMP_OP_RC_WRITE_ONLY, 0x20, 0, 0, MTU,
+			    false);
+	KUNIT_EXPECT_EQ(test, in.data, 0U);
+	KUNIT_EXPECT_TRUE(test, rmp_resp_will_execute(resp, &in));
+	KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, &in, &out), 0);
+	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
+	KUNIT_EXPECT_EQ(test, out.va, 0x7f0012340000ULL);
+	KUNIT_ASSERT_EQ(test, rmp_resp_executed(resp, RMP_RESP_OK, 0, &out),
+			0);
+	KUNIT_EXPECT_EQ(test, rmp_resp_epsn(resp), 0x22U);
+	KUNIT_EXPECT_EQ(test, resp->msn, 11U);
+
+	KUNIT_ASSERT_TRUE(test, rmp_resp_take_sent(resp, &sent));
+	KUNIT_EXPECT_EQ(test, sent.psn, 0x21U);
+	KUNIT_EXPECT_EQ(test, sent.len, MTU + 17);
+	KUNIT_EXPECT_EQ(test, sent.data, data);
+	KUNIT_EXPECT_EQ(test, sent.opcode,
+			(u8)RMP_OP_EXT_WRITE_PIECE_LAST_IMM);
+	KUNIT_EXPECT_TRUE(test, sent.se);
+	KUNIT_EXPECT_FALSE(test, rmp_resp_take_sent(resp, &sent));
+	KUNIT_EXPECT_EQ(test, resp->ssn, 0x346U);
 }
 
 /* --- randomized: model requester over a lossy, duplicating link -------- */
@@ -1616,6 +2480,12 @@ static struct kunit_case rmp_resp_cases[] = {
 	KUNIT_CASE(rmp_resp_flush_ack__waits_for_the_message_end),
 	KUNIT_CASE(rmp_resp_preempts_read__duplicate_reads_only),
 	KUNIT_CASE(rmp_resp_packet__retires_ancient_resources),
+	KUNIT_CASE_PARAM(rmp_resp_piece__scripts, sp_gen_params),
+	KUNIT_CASE(rmp_resp_send_spray__needs_multipath),
+	KUNIT_CASE(rmp_resp_take_sent__holds_the_next_packet),
+	KUNIT_CASE_PARAM(rmp_resp_take_sent__last_piece_fields,
+			 sent_gen_params),
+	KUNIT_CASE(rmp_resp_take_sent__write_piece_fields),
 	KUNIT_CASE_PARAM(rmp_resp_packet__random_lossy_link, rnd_gen_params),
 	{}
 };
