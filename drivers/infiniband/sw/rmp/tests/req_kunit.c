@@ -1644,6 +1644,48 @@ static void piece_desc(const struct piece_case *c, char *desc)
 KUNIT_ARRAY_PARAM(piece, piece_cases, piece_desc);
 
 /*
+ * The pieces of the sprayed message of @len bytes at @slot, @kind a SEND
+ * or a WRITE with immediate data, from @psn on, taken from the requester
+ * one by one: first sent, each on a path of the set, with the message's
+ * SSN @ssn, its offset and its length (at most an MTU); a SEND's marked
+ * FIRST and LAST (a one-packet SEND both), a WRITE's each RDMA WRITE
+ * ONLY, the one ending it (it carries the immediate data) its last; the
+ * last asks for an ACK.
+ */
+static void sp_expect_pieces(struct kunit *test, struct sp_req *e, u32 slot,
+			     u8 kind, u32 psn, u32 len, u32 ssn)
+{
+	u32 n = len ? (len + MTU - 1) / MTU : 1, k;
+	struct rmp_req_pkt pkt;
+	u8 pos;
+
+	for (k = 0; k < n; k++) {
+		pos = (k ? 0 : RMP_REQ_FIRST) | (k == n - 1 ? RMP_REQ_LAST : 0);
+		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt), 0,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.slot, slot, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.kind, kind, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.psn, at(psn, k), "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.pos,
+				    kind == RMP_REQ_SEND ? pos :
+				    (u8)RMP_REQ_ONLY, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.offset, k * MTU, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.len,
+				    k == n - 1 ? len - k * MTU : MTU,
+				    "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.offset + pkt.len == len,
+				    k == n - 1, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.ssn, ssn, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, pkt.sprayed, "piece %u", k);
+		KUNIT_EXPECT_TRUE_MSG(test, sp_on_a_path(e, pkt.sport),
+				      "piece %u", k);
+		KUNIT_EXPECT_FALSE_MSG(test, pkt.retry, "piece %u", k);
+		if (k == n - 1)
+			KUNIT_EXPECT_TRUE(test, pkt.ackreq);
+	}
+}
+
+/*
  * A sprayed SEND goes in pieces, one per PSN, each on a path of the set:
  * the first marked FIRST, the last LAST (a one-packet SEND both), each
  * with the WQE's SSN, its offset and its length, at most an MTU; the
@@ -1679,30 +1721,7 @@ static void rmp_req_next__sprayed_send_pieces(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, pkt.sprayed);
 		KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_ONLY);
 	}
-	for (k = 0; k < n; k++) {
-		u8 pos = (k ? 0 : RMP_REQ_FIRST) |
-			 (k == n - 1 ? RMP_REQ_LAST : 0);
-
-		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt), 0,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.slot, 2U, "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.kind, (u8)RMP_REQ_SEND,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.psn, at(base, 3 + k), "piece %u",
-				    k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.pos, pos, "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.offset, k * MTU, "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.len,
-				    k == n - 1 ? c->len - k * MTU : MTU,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.ssn, 1U, "piece %u", k);
-		KUNIT_EXPECT_TRUE_MSG(test, pkt.sprayed, "piece %u", k);
-		KUNIT_EXPECT_TRUE_MSG(test, sp_on_a_path(e, pkt.sport),
-				      "piece %u", k);
-		KUNIT_EXPECT_FALSE_MSG(test, pkt.retry, "piece %u", k);
-		if (k == n - 1)
-			KUNIT_EXPECT_TRUE(test, pkt.ackreq);
-	}
+	sp_expect_pieces(test, e, 2, RMP_REQ_SEND, at(base, 3), c->len, 1);
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
 	KUNIT_EXPECT_EQ(test, e->r.stats.sprayed, 3ULL + n);
 }
@@ -1818,20 +1837,41 @@ static void rmp_req_send_spray__needs_multipath(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
 }
 
+/* A message of three pieces, sent again after an ACK timeout. */
+struct again_case {
+	const char *name;
+	u8 kind;
+};
+
+static const struct again_case again_cases[] = {
+	{ "SEND with immediate data", RMP_REQ_SEND },
+	{ "WRITE with immediate data", RMP_REQ_WRITE },
+};
+
+static void again_desc(const struct again_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->name);
+}
+
+KUNIT_ARRAY_PARAM(again, again_cases, again_desc);
+
 /*
  * After an ACK timeout the pieces go again from the oldest one not
- * acknowledged, as pieces still: same SSN, offsets, lengths and places
- * in the SEND, sprayed, marked as retransmissions.
+ * acknowledged as they went: same SSN, offsets, lengths and places in
+ * the message (a SEND's FIRST and LAST, a WRITE's WRITE ONLYs), sprayed,
+ * marked as retransmissions.
  */
 static void rmp_req_timer__pieces_go_again_as_pieces(struct kunit *test)
 {
+	const struct again_case *c = test->param_value;
 	struct sp_req *e = sp_req_setup(test, 0x7ffffe, true, true);
 	struct rmp_req_pkt pkt;
+	u8 pos;
 	u32 k;
 	u64 now;
 
 	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 7, 0), 0);
-	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 3 * MTU - 5,
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, c->kind, 3 * MTU - 5,
 					   RMP_REQ_F_IMM), 1);
 	for (k = 0; k < 4; k++)
 		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
@@ -1842,15 +1882,16 @@ static void rmp_req_timer__pieces_go_again_as_pieces(struct kunit *test)
 	KUNIT_ASSERT_GT(test, now, 0ULL);
 	rmp_req_timer(&e->r, now);
 	for (k = 0; k < 3; k++) {
+		pos = !k ? RMP_REQ_FIRST : k == 2 ? RMP_REQ_LAST : 0;
 		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, now, &pkt), 0,
 				    "piece %u", k);
 		KUNIT_EXPECT_EQ_MSG(test, pkt.psn, 0x7fffffU + k, "piece %u",
 				    k);
 		KUNIT_EXPECT_EQ_MSG(test, pkt.slot, 1U, "piece %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, pkt.kind, c->kind, "piece %u", k);
 		KUNIT_EXPECT_EQ_MSG(test, pkt.pos,
-				    (u8)(!k ? RMP_REQ_FIRST :
-					 k == 2 ? RMP_REQ_LAST : 0),
-				    "piece %u", k);
+				    c->kind == RMP_REQ_SEND ? pos :
+				    (u8)RMP_REQ_ONLY, "piece %u", k);
 		KUNIT_EXPECT_EQ_MSG(test, pkt.offset, k * MTU, "piece %u", k);
 		KUNIT_EXPECT_EQ_MSG(test, pkt.len, k == 2 ? MTU - 5 : MTU,
 				    "piece %u", k);
@@ -1921,7 +1962,7 @@ KUNIT_ARRAY_PARAM(wimm, wimm_cases, piece_desc);
 static void rmp_req_next__sprayed_write_imm_pieces(struct kunit *test)
 {
 	const struct piece_case *c = test->param_value;
-	u32 base = 0xfffffe, n = c->len ? (c->len + MTU - 1) / MTU : 1, k;
+	u32 base = 0xfffffe, n = c->len ? (c->len + MTU - 1) / MTU : 1;
 	struct sp_req *e = sp_req_setup(test, base, true, true);
 	struct rmp_req_pkt pkt;
 
@@ -1934,31 +1975,7 @@ static void rmp_req_next__sprayed_write_imm_pieces(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pkt.slot, 0U);
 	KUNIT_EXPECT_EQ(test, pkt.ssn, 0U);
 	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
-	for (k = 0; k < n; k++) {
-		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt), 0,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.slot, 1U, "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.kind, (u8)RMP_REQ_WRITE,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.psn, at(base, 1 + k), "piece %u",
-				    k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.pos, (u8)RMP_REQ_ONLY,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.offset, k * MTU, "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.len,
-				    k == n - 1 ? c->len - k * MTU : MTU,
-				    "piece %u", k);
-		/* Only the last ends the WRITE: it carries the immediate. */
-		KUNIT_EXPECT_EQ_MSG(test, pkt.offset + pkt.len == c->len,
-				    k == n - 1, "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.ssn, 1U, "piece %u", k);
-		KUNIT_EXPECT_TRUE_MSG(test, pkt.sprayed, "piece %u", k);
-		KUNIT_EXPECT_TRUE_MSG(test, sp_on_a_path(e, pkt.sport),
-				      "piece %u", k);
-		KUNIT_EXPECT_FALSE_MSG(test, pkt.retry, "piece %u", k);
-		if (k == n - 1)
-			KUNIT_EXPECT_TRUE(test, pkt.ackreq);
-	}
+	sp_expect_pieces(test, e, 1, RMP_REQ_WRITE, at(base, 1), c->len, 1);
 	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
 	KUNIT_EXPECT_EQ(test, pkt.slot, 2U);
 	KUNIT_EXPECT_EQ(test, pkt.psn, at(base, 1 + n));
@@ -2085,49 +2102,6 @@ static void rmp_req_next__sprayed_write_imm_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pkt.len, 0U);
 	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
-}
-
-/*
- * After an ACK timeout the pieces of a WRITE with immediate data go again
- * from the oldest one not acknowledged as they went: WRITE ONLYs with the
- * same offsets, lengths and SSN, sprayed, marked as retransmissions.
- */
-static void rmp_req_timer__write_imm_pieces_go_again(struct kunit *test)
-{
-	struct sp_req *e = sp_req_setup(test, 0x7ffffe, true, true);
-	struct rmp_req_pkt pkt;
-	u32 k;
-	u64 now;
-
-	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 7, 0), 0);
-	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 3 * MTU - 5,
-					   RMP_REQ_F_IMM), 1);
-	for (k = 0; k < 4; k++)
-		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
-	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
-	sp_req_ack(test, e, 0x7ffffe);
-
-	now = rmp_req_deadline(&e->r);
-	KUNIT_ASSERT_GT(test, now, 0ULL);
-	rmp_req_timer(&e->r, now);
-	for (k = 0; k < 3; k++) {
-		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, now, &pkt), 0,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.psn, 0x7fffffU + k, "piece %u",
-				    k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.slot, 1U, "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.kind, (u8)RMP_REQ_WRITE,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.pos, (u8)RMP_REQ_ONLY,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.offset, k * MTU, "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.len, k == 2 ? MTU - 5 : MTU,
-				    "piece %u", k);
-		KUNIT_EXPECT_EQ_MSG(test, pkt.ssn, 1U, "piece %u", k);
-		KUNIT_EXPECT_TRUE_MSG(test, pkt.sprayed, "piece %u", k);
-		KUNIT_EXPECT_TRUE_MSG(test, pkt.retry, "piece %u", k);
-	}
-	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, now, &pkt), -ENODATA);
 }
 
 /* ---- Randomized: model responder over a lossy, reordering link -------- */
@@ -2598,8 +2572,8 @@ static struct kunit_case rmp_req_cases[] = {
 			 wimm_gen_params),
 	KUNIT_CASE(rmp_req_send_spray__write_imm_whole_before),
 	KUNIT_CASE(rmp_req_next__sprayed_write_imm_bounded),
-	KUNIT_CASE(rmp_req_timer__write_imm_pieces_go_again),
-	KUNIT_CASE(rmp_req_timer__pieces_go_again_as_pieces),
+	KUNIT_CASE_PARAM(rmp_req_timer__pieces_go_again_as_pieces,
+			 again_gen_params),
 	KUNIT_CASE(rmp_req_timer__runs_while_sprayed_in_flight),
 	KUNIT_CASE_PARAM(rmp_req__random_link, sim_gen_params),
 	{}

@@ -1783,8 +1783,13 @@ KUNIT_ARRAY_PARAM(sent, sent_cases, sent_desc);
 
 #define SENT_IMM	0x11223344U
 #define SENT_RKEY	0xcafe0042U
+#define WQE_VA		0x7f0012340000ULL
 
-/* A piece built and parsed as the kernel would, then taken from headers. */
+/*
+ * A piece (a WRITE ONLY too) built and parsed as the kernel would, then
+ * taken from headers: a RETH, if its opcode has one, names WQE_VA plus
+ * the offset and the payload.
+ */
 static void sp_piece_from_wire(struct kunit *test, struct rmp_resp_in *in,
 			       u8 op, u32 psn, u32 ssn, u32 off, u32 len,
 			       bool se)
@@ -1799,6 +1804,9 @@ static void sp_piece_from_wire(struct kunit *test, struct rmp_resp_in *in,
 	f.bth.pad = rmp_hdr_pad(len);
 	f.speth.ssn = ssn;
 	f.speth.offset = off;
+	f.reth.va = WQE_VA + off;
+	f.reth.rkey = SENT_RKEY;
+	f.reth.len = len;
 	f.imm = cpu_to_be32(SENT_IMM);
 	f.ieth.rkey = SENT_RKEY;
 	hlen = rmp_hdr_build(&f, buf, sizeof(buf));
@@ -1860,35 +1868,6 @@ static void rmp_resp_take_sent__last_piece_fields(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rmp_resp_take_sent(resp, &sent));
 }
 
-/* A WRITE piece built and parsed as the kernel would, then taken. */
-static void sp_wpiece_from_wire(struct kunit *test, struct rmp_resp_in *in,
-				u8 op, u32 psn, u32 ssn, u32 off, u32 len,
-				bool se)
-{
-	struct rmp_hdr_fields f = {}, p;
-	u8 buf[64] = {};
-	int hlen;
-
-	f.bth.opcode = op;
-	f.bth.psn = psn;
-	f.bth.se = se;
-	f.bth.pad = rmp_hdr_pad(len);
-	f.speth.ssn = ssn;
-	f.speth.offset = off;
-	f.reth.va = 0x7f0012340000ULL + off;
-	f.reth.rkey = SENT_RKEY;
-	f.reth.len = len;
-	f.imm = cpu_to_be32(SENT_IMM);
-	hlen = rmp_hdr_build(&f, buf, sizeof(buf));
-	KUNIT_ASSERT_GT(test, hlen, 0);
-	KUNIT_ASSERT_EQ(test,
-			rmp_hdr_parse(&p, buf, sizeof(buf),
-				      hlen + len + f.bth.pad + RMP_ICRC_SIZE,
-				      NULL), 0);
-	memset(in, 0xa5, sizeof(*in));
-	rmp_resp_in_from_hdr(in, &p);
-}
-
 /*
  * The last piece of a sprayed WRITE with immediate data, from the wire,
  * ahead of the WRITE ONLY before it: placed by its RETH (address and
@@ -1909,12 +1888,12 @@ static void rmp_resp_take_sent__write_piece_fields(struct kunit *test)
 
 	memcpy(&data, imm_wire, sizeof(data));
 	for (se = false; ; se = true) {
-		sp_wpiece_from_wire(test, &in, RMP_OP_EXT_WRITE_PIECE_LAST_IMM,
-				    0x21, 0x345, MTU, 17, se);
+		sp_piece_from_wire(test, &in, RMP_OP_EXT_WRITE_PIECE_LAST_IMM,
+				   0x21, 0x345, MTU, 17, se);
 		KUNIT_EXPECT_EQ(test, in.ssn, 0x345U);
 		KUNIT_EXPECT_EQ(test, in.offset, MTU);
 		KUNIT_EXPECT_EQ(test, in.payload_len, 17U);
-		KUNIT_EXPECT_EQ(test, in.va, 0x7f0012340000ULL + MTU);
+		KUNIT_EXPECT_EQ(test, in.va, WQE_VA + MTU);
 		KUNIT_EXPECT_EQ(test, in.rkey, SENT_RKEY);
 		KUNIT_EXPECT_EQ(test, in.dma_len, 17U);
 		KUNIT_EXPECT_EQ(test, in.se, se);
@@ -1931,7 +1910,7 @@ static void rmp_resp_take_sent__write_piece_fields(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rmp_resp_will_execute(resp, &in));
 	KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, &in, &out), 0);
 	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
-	KUNIT_EXPECT_EQ(test, out.va, 0x7f0012340000ULL + MTU);
+	KUNIT_EXPECT_EQ(test, out.va, WQE_VA + MTU);
 	KUNIT_EXPECT_EQ(test, out.rkey, SENT_RKEY);
 	KUNIT_EXPECT_EQ(test, out.offset, MTU);
 	KUNIT_EXPECT_EQ(test, out.rq_idx, 0U);
@@ -1941,13 +1920,13 @@ static void rmp_resp_take_sent__write_piece_fields(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rmp_resp_take_sent(resp, &sent));
 	KUNIT_EXPECT_EQ(test, resp->msn, 9U);
 
-	sp_wpiece_from_wire(test, &in, RMP_OP_RC_WRITE_ONLY, 0x20, 0, 0, MTU,
-			    false);
+	sp_piece_from_wire(test, &in, RMP_OP_RC_WRITE_ONLY, 0x20, 0, 0, MTU,
+			   false);
 	KUNIT_EXPECT_EQ(test, in.data, 0U);
 	KUNIT_EXPECT_TRUE(test, rmp_resp_will_execute(resp, &in));
 	KUNIT_ASSERT_EQ(test, rmp_resp_packet(resp, &in, &out), 0);
 	KUNIT_ASSERT_EQ(test, out.verdict, EXE);
-	KUNIT_EXPECT_EQ(test, out.va, 0x7f0012340000ULL);
+	KUNIT_EXPECT_EQ(test, out.va, WQE_VA);
 	KUNIT_ASSERT_EQ(test, rmp_resp_executed(resp, RMP_RESP_OK, 0, &out),
 			0);
 	KUNIT_EXPECT_EQ(test, rmp_resp_epsn(resp), 0x22U);
