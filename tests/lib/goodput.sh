@@ -1,10 +1,10 @@
 # shellcheck shell=bash
-# Goodput of ib_write_bw flows as the network delivered it, for suites
-# whose senders are rmp devices named rmp_sN (incast.sh, fabric.sh): the
-# PSNs each sender's QP saw acknowledged over a window in which every flow
-# runs. perftest's own figure averages over its whole run, so flows that
-# start a second apart under an emulated CPU, or a run's slow start and
-# end, move it.
+# Goodput of perftest flows (ib_write_bw, ib_send_bw) as the network
+# delivered it, for suites whose senders are rmp devices named rmp_sN
+# (incast.sh, fabric.sh): the PSNs each sender's QP saw acknowledged over
+# a window in which every flow runs. perftest's own figure averages over
+# its whole run, so flows that start a second apart under an emulated CPU,
+# or a run's slow start and end, move it.
 
 # started FILE: perftest's output FILE shows its result header: the
 # connection is up and its traffic starts.
@@ -39,14 +39,14 @@ all_started() {
 }
 
 # acked_psns: the time the reading began and the time it ended, then for
-# each sender n "n PSN", the oldest PSN its ib_write_bw QP has not seen
+# each sender n "n PSN", the oldest PSN its perftest QP has not seen
 # acknowledged, as rdma -dd shows it (one rdma call for all: the devices
 # of every namespace show in the initial one). rdma takes each QP's run
 # lock, so under load a reading can take seconds.
 acked_psns() {
 	local n una start lines
 	start=$EPOCHREALTIME
-	lines=$(rdma -dd resource show qp | awk '/comm ib_write_bw/ {
+	lines=$(rdma -dd resource show qp | awk '/comm ib_(write|send)_bw/ {
 		n = ""; una = ""
 		for (i = 1; i < NF; i++) {
 			if ($i == "link" && $(i + 1) ~ /^rmp_s[0-9]+\//)
