@@ -590,6 +590,28 @@ static enum rmp_resp_status rmp_responder_take_wqe(struct rmp_qp *qp)
 	return RMP_RESP_OK;
 }
 
+/*
+ * Place @len bytes of a SEND at @offset in receive WQE @wqe. On failure
+ * *@wc_status says how the WQE completes.
+ */
+static enum rmp_resp_status
+rmp_responder_place(struct rmp_qp *qp, const struct rmp_recv_wqe *wqe,
+		    u32 offset, const void *payload, u32 len, u32 *crc,
+		    u8 *wc_status)
+{
+	if ((u64)offset + len > wqe->length) {
+		*wc_status = IB_WC_LOC_LEN_ERR;
+		return RMP_RESP_REM_INVALID;
+	}
+	if (len && rmp_mr_copy_sgl(rmp_qp_dev(qp), qp->ibqp.pd, wqe->sge,
+				   wqe->num_sge, offset, (void *)payload, len,
+				   RMP_COPY_TO_MR, crc)) {
+		*wc_status = IB_WC_LOC_PROT_ERR;
+		return RMP_RESP_REM_OP;
+	}
+	return RMP_RESP_OK;
+}
+
 static enum rmp_resp_status
 rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		   const void *payload, const struct rmp_resp_out *out,
@@ -598,19 +620,15 @@ rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	struct rmp_responder *rs = &qp->responder;
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	enum rmp_resp_status st;
-	u32 len = f->payload_len;
+	u8 wc_status;
 
 	st = rmp_responder_take_wqe(qp);
 	if (st != RMP_RESP_OK)
 		return st;
-	if ((u64)out->offset + len > rs->wqe.length)
-		return rmp_responder_fails(qp, IB_WC_LOC_LEN_ERR,
-					   RMP_RESP_REM_INVALID);
-	if (len && rmp_mr_copy_sgl(dev, qp->ibqp.pd, rs->wqe.sge,
-				   rs->wqe.num_sge, out->offset,
-				   (void *)payload, len, RMP_COPY_TO_MR, crc))
-		return rmp_responder_fails(qp, IB_WC_LOC_PROT_ERR,
-					   RMP_RESP_REM_OP);
+	st = rmp_responder_place(qp, &rs->wqe, out->offset, payload,
+				 f->payload_len, crc, &wc_status);
+	if (st != RMP_RESP_OK)
+		return rmp_responder_fails(qp, wc_status, st);
 	if (out->last && (flags & RMP_OPF_IETH) &&
 	    rmp_key_invalidate(dev, qp->ibqp.pd, qp->ibqp.qp_num,
 			       f->ieth.rkey, true))
@@ -664,7 +682,6 @@ rmp_responder_piece(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 {
 	struct rmp_responder *rs = &qp->responder;
 	bool in_turn = f->bth.psn == rmp_resp_epsn(&rs->resp);
-	u32 len = f->payload_len;
 	enum rmp_resp_status st;
 	u8 wc_status;
 	int err;
@@ -680,17 +697,11 @@ rmp_responder_piece(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		if (st == RMP_RESP_OK)
 			return st;
 		wc_status = IB_WC_REM_ACCESS_ERR;
-	} else if ((u64)out->offset + len > rs->peek.length) {
-		wc_status = IB_WC_LOC_LEN_ERR;
-		st = RMP_RESP_REM_INVALID;
-	} else if (len && rmp_mr_copy_sgl(rmp_qp_dev(qp), qp->ibqp.pd,
-					  rs->peek.sge, rs->peek.num_sge,
-					  out->offset, (void *)payload, len,
-					  RMP_COPY_TO_MR, NULL)) {
-		wc_status = IB_WC_LOC_PROT_ERR;
-		st = RMP_RESP_REM_OP;
 	} else {
-		return RMP_RESP_OK;
+		st = rmp_responder_place(qp, &rs->peek, out->offset, payload,
+					 f->payload_len, NULL, &wc_status);
+		if (st == RMP_RESP_OK)
+			return st;
 	}
 	if (in_turn && rmp_responder_take_wqe(qp) == RMP_RESP_OK)
 		rmp_responder_fails(qp, wc_status, st);
