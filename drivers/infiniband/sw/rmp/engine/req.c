@@ -370,6 +370,15 @@ static bool rmp_req_needs_credit(const struct rmp_req *r)
 	       w->kind == RMP_REQ_ATOMIC_WRITE;
 }
 
+/*
+ * The message takes a receive WQE at the responder (a SEND, a WRITE with
+ * immediate data): it counts in the SSN.
+ */
+static bool rmp_req_takes_rwqe(const struct rmp_req_wqe *w)
+{
+	return w->kind == RMP_REQ_SEND || (w->flags & RMP_REQ_F_IMM);
+}
+
 /* Internal WQE flag: its packets are sprayed (multipath). */
 #define RMP_REQ_F_SPRAY		BIT(7)
 /* Internal WQE flag: a READ whose responses the peer sprays. */
@@ -446,7 +455,7 @@ int rmp_req_post(struct rmp_req *r, enum rmp_req_kind kind, u32 length,
 	w->done = 0;
 	w->status = RMP_REQ_OK;
 	w->ssn = r->post_ssn;
-	if (kind == RMP_REQ_SEND || (flags & RMP_REQ_F_IMM))
+	if (rmp_req_takes_rwqe(w))
 		r->post_ssn = rmp_psn_add(r->post_ssn, 1);
 	if (r->state == RMP_REQ_FLUSHED) {
 		w->done = 1;
@@ -1506,8 +1515,7 @@ static bool rmp_req_behind_read(const struct rmp_req *r,
 static bool rmp_req_sends_ahead(const struct rmp_req *r,
 				const struct rmp_req_wqe *w)
 {
-	return (w->kind == RMP_REQ_SEND || (w->flags & RMP_REQ_F_IMM)) &&
-	       (w->flags & RMP_REQ_F_SPRAY) &&
+	return rmp_req_takes_rwqe(w) && (w->flags & RMP_REQ_F_SPRAY) &&
 	       rmp_psn_sub(w->ssn, rmp_req_at(r, r->comp)->ssn) >=
 	       RMP_SPETH_MSGS;
 }
