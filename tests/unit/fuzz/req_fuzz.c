@@ -59,6 +59,11 @@ static void check_order(const struct rmp_req *r)
 	FUZZ_CHECK(r->comp - r->tail <= head);
 	FUZZ_CHECK(r->cur - r->tail <= head);
 	FUZZ_CHECK(head <= r->mask + 1);
+	/* una <= next_psn <= sent_psn <= post_psn: nothing skips a PSN. */
+	FUZZ_CHECK(rmp_psn_sub(r->next_psn, r->una) <=
+		   rmp_psn_sub(r->sent_psn, r->una));
+	FUZZ_CHECK(rmp_psn_sub(r->sent_psn, r->una) <=
+		   rmp_psn_sub(r->post_psn, r->una));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -90,7 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.rnr_retry = fuzz_take(&in, 1) & 7;
 	cfg.timeout = fuzz_take(&in, 1) & 0x1f;
 	cfg.max_rd_atomic = fuzz_take(&in, 1) % 5;
-	cfg.max_inflight = fuzz_take(&in, 1) % 32;
+	/* Up to every scoreboard record in flight. */
+	cfg.max_inflight = fuzz_take(&in, 1) % (NREC + 1);
 	cfg.ack_every = fuzz_take(&in, 1) % 8;
 	post_psn = fuzz_take(&in, 3);
 	FUZZ_CHECK(!rmp_req_init(&r, ring, SLOTS, &cfg, post_psn));

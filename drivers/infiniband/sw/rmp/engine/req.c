@@ -1465,13 +1465,16 @@ static int rmp_req_rd_repair(struct rmp_req *r, u64 now,
 /*
  * Multipath, after a go-back: step the cursor over the sprayed PSNs of
  * @w the scoreboard knows of (held, in flight, or queued as lost). True
- * if none of @w is left to send.
+ * if none of @w is left to send. Only a PSN sent before can be known: the
+ * record of one never sent is still that of the PSN a scoreboard's length
+ * before it, in flight when the window is full.
  */
 static bool rmp_req_skip_known(struct rmp_req *r, const struct rmp_req_wqe *w)
 {
 	if (!(w->flags & RMP_REQ_F_SPRAY))
 		return false;
 	while (r->cur_pkt < w->npsn &&
+	       rmp_req_off(r, r->next_psn) < rmp_req_off(r, r->sent_psn) &&
 	       rmp_sb_state(r->sb, r->next_psn) != RMP_SB_NONE) {
 		r->cur_pkt++;
 		r->next_psn = rmp_psn_add(r->next_psn, 1);

@@ -712,7 +712,9 @@ static void mp_setup(struct kunit *test, struct mp_env *e,
 	KUNIT_ASSERT_EQ(test, rmp_req_init(&e->r, e->ring, SLOTS, &rcfg, 0), 0);
 	pcfg.sport = e->r.sport;
 	KUNIT_ASSERT_EQ(test, rmp_paths_init(&e->ps, &pcfg), 0);
-	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->sb, e->rec, RMP_RXWIN_MAX), 0);
+	/* As many records as PSNs in flight, as the kernel's requester has. */
+	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->sb, e->rec, rcfg.max_inflight),
+			0);
 	if (!c->late)
 		mp_agree(test, e);
 	KUNIT_ASSERT_EQ(test, rmp_resp_init(&e->resp, &qcfg, e->res, NRES), 0);

@@ -1940,6 +1940,43 @@ static void rmp_req_timer__runs_while_sprayed_in_flight(struct kunit *test)
 	}
 }
 
+/*
+ * A sprayed WRITE twice the window, with as many scoreboard records as
+ * the window has PSNs: when the window is full, the next PSN's record is
+ * that of the oldest, still in flight, and must not pass for known. Every
+ * PSN leaves once, in order, fresh, as the window opens one at a time;
+ * PSNs wrap on the way.
+ */
+static void rmp_req_next__full_window_sends_on(struct kunit *test)
+{
+	const u32 base = 0xffffe0, win = 64, n = 2 * win;
+	struct sp_req *e = sp_req_setup(test, base, false, false);
+	struct rmp_req_pkt pkt;
+	u32 k;
+
+	KUNIT_ASSERT_EQ(test, rmp_sb_init(&e->sb, e->rec, win), 0);
+	KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb), 0);
+	KUNIT_ASSERT_EQ(test, e->r.max_inflight, win);
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, n * MTU, 0),
+			0);
+	for (k = 0; k < n; k++) {
+		if (k >= win) {
+			KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt),
+					    -EAGAIN, "PSN %u", k);
+			sp_req_ack(test, e, rmp_psn_add(base, k - win));
+		}
+		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt), 0,
+				    "PSN %u", k);
+		KUNIT_EXPECT_EQ(test, pkt.psn, rmp_psn_add(base, k));
+		KUNIT_EXPECT_FALSE(test, pkt.retry);
+		KUNIT_EXPECT_TRUE(test, sp_on_a_path(e, pkt.sport));
+	}
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
+	sp_req_ack(test, e, rmp_psn_add(base, n - 1));
+	KUNIT_EXPECT_EQ(test, e->r.una, rmp_psn_add(base, n));
+	KUNIT_EXPECT_EQ(test, e->r.deadline, 0ULL);
+}
+
 static const struct piece_case wimm_cases[] = {
 	{ "empty WRITE", 0 },
 	{ "one byte", 1 },
@@ -2575,6 +2612,7 @@ static struct kunit_case rmp_req_cases[] = {
 	KUNIT_CASE_PARAM(rmp_req_timer__pieces_go_again_as_pieces,
 			 again_gen_params),
 	KUNIT_CASE(rmp_req_timer__runs_while_sprayed_in_flight),
+	KUNIT_CASE(rmp_req_next__full_window_sends_on),
 	KUNIT_CASE_PARAM(rmp_req__random_link, sim_gen_params),
 	{}
 };
