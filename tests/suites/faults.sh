@@ -114,6 +114,10 @@ fault() {
 	check "netem $*" netem "$@"
 	before=$(sum "$cnt")
 	check "ibv_rc_pingpong -c, 64 KiB x 40, $desc" pingpong
+	# How long the round trips took, the figure loss repair moves (the
+	# checks run in subshells: every pingpong's output is pingpong$port).
+	sed -n "s/^40 iters in /# $desc: 40 round trips in /p" \
+		"$work/pingpong$port.client"
 	check "rping -V, 20 x $rping_size bytes, $desc" rping_verified
 	check "$desc: $cnt counted" moved "$cnt" "$before"
 }

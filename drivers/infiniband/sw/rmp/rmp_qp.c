@@ -982,7 +982,8 @@ static int rmp_qp_report_paths(const struct rmp_paths *ps,
 	      s->num(s, "paths-live", RMP_FIG_U32, hweight64(ps->live_mask)) ?:
 	      s->word(s, "spray", rmp_knobs[RMP_KNOB_SPRAY].words[ps->cfg.spray]) ?:
 	      s->num(s, "reorder", RMP_FIG_U32, sb->reorder) ?:
-	      s->num(s, "lost-reordered", RMP_FIG_U64, sb->stats.spurious);
+	      s->num(s, "lost-reordered", RMP_FIG_U64, sb->stats.spurious) ?:
+	      s->num(s, "lost-overdue", RMP_FIG_U64, sb->stats.overdue);
 	for (i = 0; !err && i < ps->cfg.npaths; i++)
 		err = s->path(s, i, &ps->path[i], rmp_paths_live(ps, i));
 	return err;

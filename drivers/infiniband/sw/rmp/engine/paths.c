@@ -114,6 +114,7 @@ static void rmp_paths_replace(struct rmp_paths *ps, struct rmp_path *p,
 	p->failed_probes = 0;
 	p->losses = 0;
 	p->srtt_ns = 0;
+	p->rttvar_ns = 0;
 	p->ecn = 0;
 	p->hot = 0;
 	p->stats.replaced++;
@@ -345,7 +346,14 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 	p->epoch_marked += ecn;
 	ps->epoch_delivered++;
 	p->ecn += (mark - (s32)p->ecn) / 8;
-	p->srtt_ns = p->srtt_ns ? p->srtt_ns - p->srtt_ns / 8 + rtt / 8 : rtt;
+	if (!p->srtt_ns) {
+		p->srtt_ns = rtt;
+		p->rttvar_ns = rtt / 2;
+	} else {
+		p->rttvar_ns += ((rtt > p->srtt_ns ? rtt - p->srtt_ns :
+				  p->srtt_ns - rtt) / 4) - p->rttvar_ns / 4;
+		p->srtt_ns += rtt / 8 - p->srtt_ns / 8;
+	}
 	if (!rmp_paths_live(ps, idx)) {
 		ps->live_mask |= 1ULL << idx;
 		ps->credit[idx] = 0;

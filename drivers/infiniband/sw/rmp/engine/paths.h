@@ -99,6 +99,8 @@ struct rmp_path_stats {
  * @epoch_marked: of those, ECN marked
  * @hot: balance epochs in a row it ended clearly more marked than the
  *	other paths
+ * @rttvar_ns: smoothed mean deviation of the round-trip time from
+ *	@srtt_ns
  * @stats: counters
  */
 struct rmp_path {
@@ -114,6 +116,7 @@ struct rmp_path {
 	u32 epoch_delivered;
 	u32 epoch_marked;
 	u8 hot;
+	u32 rttvar_ns;
 	struct rmp_path_stats stats;
 };
 

@@ -1137,13 +1137,16 @@ static u64 rmp_req_paths_deadline(const struct rmp_req *r)
 {
 	u64 at = rmp_paths_deadline(r->paths);
 	u64 probe = rmp_sb_probe_deadline(r->sb, r->paths->cfg.probe_every_ns);
+	u64 recheck = r->sb->recheck_ns;
 
-	return probe && (!at || probe < at) ? probe : at;
+	if (probe && (!at || probe < at))
+		at = probe;
+	return recheck && (!at || recheck < at) ? recheck : at;
 }
 
 /*
- * Multipath: unanswered probes are lost, silent paths die, dead ones come
- * due for a probe.
+ * Multipath: overdue PSNs and unanswered probes are lost, silent paths
+ * die, dead ones come due for a probe.
  */
 static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
 {
@@ -1152,7 +1155,8 @@ static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
 
 	if (!at || now < at)
 		return 0;
-	if (rmp_sb_probes_expired(r->sb, r->paths, r->una, r->sent_psn, now,
+	if (rmp_sb_recheck(r->sb, r->paths, r->una, r->sent_psn, now) ||
+	    rmp_sb_probes_expired(r->sb, r->paths, r->una, r->sent_psn, now,
 				  r->paths->cfg.probe_every_ns))
 		ev = RMP_REQ_EV_SEND;
 	live = r->paths->live_mask;

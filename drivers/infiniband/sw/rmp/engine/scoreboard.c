@@ -10,13 +10,22 @@
  * acknowledgments it learns which PSNs are held, and from those which are
  * lost.
  *
- * The loss rule is per path: packets on one path stay in order, so when a
- * packet sent on a path %RMP_SB_REORDER places after another has been
- * delivered, the other is lost, not late. Paths that take different times
- * do not confuse it, as a time or PSN distance rule would be. A lost PSN
- * is sent again, on whatever path the spraying picks then, with a new
- * stamp; a held one (SACKed) is never sent again. What the rule cannot
- * see, the last packets of a burst, the requester's ACK timeout covers.
+ * The first loss rule is per path: packets on one path stay in order, so
+ * when a packet sent on a path %RMP_SB_REORDER places after another has
+ * been delivered, the other is lost, not late. Paths that take different
+ * times do not confuse it, as a PSN distance rule would be. It cannot see
+ * the last packets on each path of a burst; the second rule, by time, does:
+ * a PSN is overdue, and lost, once a packet sent after it on any path was
+ * delivered and, since it left, its own path's round trip has passed,
+ * with four times the round trip's deviation and a quarter of it for each
+ * place of the tolerance (rmp_sb_recheck(), on a timer). Each PSN waits
+ * for the round trip of the path it took, so a slow path is no more blamed
+ * by this rule than by the first. The newest PSNs, which nothing sent
+ * after them can show lost, are lost after twice that wait, blaming no
+ * path, their first copy only: what is sent again and lost again, the
+ * requester's ACK timeout covers. A lost PSN is sent again, on whatever
+ * path the spraying picks then, with a new stamp; a held one (SACKed) is
+ * never sent again.
  *
  * Every record changes hands with the path set: a send, a delivery, a loss
  * are told to it (rmp_paths_sent(), rmp_paths_delivered(),
@@ -115,7 +124,8 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 		rec->overtaken = false;
 	rec->sent_ns = now;
 	rec->stamp = sb->stamp[path]++;
-	rec->len = len;
+	rec->seq = sb->seq++;
+	rec->len = (u16)len;
 	rec->path = (u8)path;
 	rec->probe = probe;
 	rec->ce = false;
@@ -126,8 +136,8 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 }
 
 /*
- * A PSN the per-path rule declared lost arrived after all: its path
- * reorders more than the rule tolerated.
+ * A PSN the per-path rule, or the time rule, declared lost arrived after
+ * all: its path reorders more than the rules tolerated.
  */
 static void rmp_sb_spurious(struct rmp_sb *sb, struct rmp_sb_rec *rec)
 {
@@ -165,7 +175,11 @@ static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
 			    rec->ce);
 	if ((s32)(next - sb->delivered[rec->path]) > 0)
 		sb->delivered[rec->path] = next;
-	if (!rec->resent && rec->sent_ns > sb->delivered_sent_ns)
+	if (rec->resent)
+		return;
+	if ((s32)(rec->seq + 1 - sb->delivered_seq) > 0)
+		sb->delivered_seq = rec->seq + 1;
+	if (rec->sent_ns > sb->delivered_sent_ns)
 		sb->delivered_sent_ns = rec->sent_ns;
 }
 
@@ -196,7 +210,7 @@ void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
 
 /* Which PSNs in flight rmp_sb_scan() declares lost. */
 enum rmp_sb_scan {
-	RMP_SB_OVERTAKEN,	/* overtaken on their own path */
+	RMP_SB_OVERTAKEN,	/* overtaken on their path, or overdue */
 	RMP_SB_ON_PATH,		/* those on a given path (it died) */
 	RMP_SB_ALL,		/* all of them (ACK timeout) */
 };
@@ -222,38 +236,82 @@ static bool rmp_sb_overtaken(const struct rmp_sb *sb,
 }
 
 /*
+ * When a PSN in flight becomes overdue (see the DOC above), 0 if it never
+ * does as things stand: no round trip known for its path. With no packet
+ * sent after it delivered yet, it is a tail: its first copy becomes
+ * overdue after twice the wait, a copy sent again never; @tail says so.
+ * A probe too: its PSN is data the QP waits for, and the round trip its
+ * path had before it died is all a probe may take while others deliver.
+ */
+static u64 rmp_sb_due(const struct rmp_sb *sb, const struct rmp_paths *ps,
+		      const struct rmp_sb_rec *rec, bool *tail)
+{
+	const struct rmp_path *p = &ps->path[rec->path];
+	u64 srtt = p->srtt_ns, wait;
+
+	*tail = (s32)(sb->delivered_seq - rec->seq) <= 1;
+	if (!srtt || (*tail && rec->resent))
+		return 0;
+	wait = srtt + 4ULL * p->rttvar_ns + srtt * sb->reorder / 4;
+	return rec->sent_ns + (*tail ? 2 * wait : wait);
+}
+
+/*
  * Lose the PSNs in [@una, @end) still in flight that @how picks (for
  * %RMP_SB_ON_PATH, those on @path). Their paths are blamed, except with
  * %RMP_SB_ALL, which blames only the paths of PSNs sent before
- * @blame_before (0: none).
+ * @blame_before (0: none), and for tails overdue, which nothing shows
+ * lost rather than late.
  */
 static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		       u32 end, u64 now, enum rmp_sb_scan how, u32 path,
 		       u64 blame_before)
 {
 	u32 n = rmp_psn_sub(end, una), i, count = 0;
-	bool lost;
+	bool lost, blame, tail;
+	u64 due;
 
 	if (n > sb->mask + 1)
 		n = sb->mask + 1;
+	if (how == RMP_SB_OVERTAKEN)
+		sb->recheck_ns = 0;
 	for (i = 0; i < n; i++) {
 		struct rmp_sb_rec *rec = rmp_sb_rec(sb, rmp_psn_add(una, i));
 
 		if (rec->state != RMP_SB_SENT)
 			continue;
-		if (how == RMP_SB_OVERTAKEN)
+		blame = how != RMP_SB_ALL || rec->sent_ns < blame_before;
+		if (how == RMP_SB_OVERTAKEN) {
 			lost = rmp_sb_overtaken(sb, ps, rec, now);
-		else
+			due = lost ? 0 : rmp_sb_due(sb, ps, rec, &tail);
+			if (due && now >= due) {
+				lost = true;
+				blame = !tail;
+				sb->stats.overdue++;
+			} else if (due &&
+				   (!sb->recheck_ns || due < sb->recheck_ns)) {
+				sb->recheck_ns = due;
+			}
+		} else {
 			lost = how == RMP_SB_ALL || rec->path == path;
+		}
 		if (!lost)
 			continue;
-		rmp_sb_lose(sb, ps, rec,
-			    how != RMP_SB_ALL || rec->sent_ns < blame_before,
-			    now);
+		rmp_sb_lose(sb, ps, rec, blame, now);
 		rec->overtaken = how == RMP_SB_OVERTAKEN;
 		count++;
 	}
 	return count;
+}
+
+/* The loss rules at work on the PSNs in flight: how many they found lost. */
+static u32 rmp_sb_find_lost(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
+			    u32 end, u64 now)
+{
+	u32 n = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_OVERTAKEN, 0, 0);
+
+	sb->stats.lost += n;
+	return n;
 }
 
 /**
@@ -268,8 +326,9 @@ static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
  *
  * PSNs it reports held become %RMP_SB_SACKED; bits outside [@una, @end)
  * are ignored, so a forged or stale SACK claims nothing that was not
- * sent. Then every PSN still in flight that the per-path rule finds
- * overtaken is declared lost.
+ * sent. Then every PSN still in flight that a loss rule finds overtaken
+ * on its path or overdue is declared lost; &rmp_sb.recheck_ns says when
+ * the next of the others becomes overdue.
  *
  * Return: the number of PSNs newly declared lost.
  */
@@ -295,9 +354,28 @@ u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
 		rec->state = RMP_SB_SACKED;
 		sb->stats.sacked++;
 	}
-	i = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_OVERTAKEN, 0, 0);
-	sb->stats.lost += i;
-	return i;
+	return rmp_sb_find_lost(sb, ps, una, end, now);
+}
+
+/**
+ * rmp_sb_recheck() - PSNs overtaken by later deliveries may be overdue
+ * @sb: scoreboard
+ * @ps: the QP's path set
+ * @una: the oldest unacknowledged PSN
+ * @end: one past the highest PSN sent
+ * @now: the time (ns)
+ *
+ * Call it at &rmp_sb.recheck_ns: the loss rules look at the PSNs in
+ * flight again, as a SACK makes them do. Before that time it does nothing.
+ *
+ * Return: the number of PSNs newly declared lost.
+ */
+u32 rmp_sb_recheck(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
+		   u64 now)
+{
+	if (!sb->recheck_ns || now < sb->recheck_ns)
+		return 0;
+	return rmp_sb_find_lost(sb, ps, una, end, now);
 }
 
 /**

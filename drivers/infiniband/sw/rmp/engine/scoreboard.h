@@ -41,6 +41,7 @@ enum rmp_sb_state {
  * struct rmp_sb_rec - one PSN's record
  * @sent_ns: when it was last sent
  * @stamp: its place in its path's sending order, from &rmp_sb.stamp
+ * @seq: its place in the QP's sending order, from &rmp_sb.seq
  * @len: its payload (bytes)
  * @path: the path it last took
  * @state: &enum rmp_sb_state
@@ -54,7 +55,8 @@ enum rmp_sb_state {
 struct rmp_sb_rec {
 	u64 sent_ns;
 	u32 stamp;
-	u32 len;
+	u32 seq;
+	u16 len;
 	u8 path;
 	u8 state;
 	bool probe;
@@ -67,7 +69,10 @@ struct rmp_sb_rec {
  * struct rmp_sb_stats - scoreboard counters
  * @sacks: SACKs taken in
  * @sacked: PSNs a SACK reported held beyond the cumulative ACK
- * @lost: PSNs declared lost by later deliveries on their path
+ * @lost: PSNs declared lost by later deliveries, on their path or late
+ *	(rmp_sb_recheck())
+ * @overdue: of those, PSNs found lost by time, a packet sent after them
+ *	on any path delivered
  * @spurious: of those, PSNs that arrived after all: found acknowledged
  *	before they were sent again, or sooner after it than half their
  *	path's round trip
@@ -78,6 +83,7 @@ struct rmp_sb_stats {
 	u64 sacks;
 	u64 sacked;
 	u64 lost;
+	u64 overdue;
 	u64 spurious;
 	u64 dead_moved;
 	u64 ecn_echoed;
@@ -94,8 +100,13 @@ struct rmp_sb_stats {
  * @probe_sent_ns: when the oldest of them was sent, or earlier
  * @stamp: per path, the stamp its next packet gets
  * @delivered: per path, one past the highest stamp delivered
+ * @seq: the place in the QP's sending order its next packet gets
+ * @delivered_seq: one past the highest place delivered among PSNs sent
+ *	once (&rmp_sb_rec.resent), 0 before the first
  * @delivered_sent_ns: the latest send time among the deliveries of PSNs
- *	sent once (&rmp_sb_rec.resent), 0 before the first
+ *	sent once, 0 before the first
+ * @recheck_ns: when a PSN in flight that a later one overtook becomes
+ *	overdue (rmp_sb_recheck()), 0 if none waits
  * @reorder: places a later packet on its path must be ahead for a PSN to
  *	be lost, %RMP_SB_REORDER to %RMP_SB_REORDER_MAX
  * @stats: counters
@@ -111,7 +122,10 @@ struct rmp_sb {
 	u64 probe_sent_ns;
 	u32 stamp[RMP_PATHS_MAX];
 	u32 delivered[RMP_PATHS_MAX];
+	u32 seq;
+	u32 delivered_seq;
 	u64 delivered_sent_ns;
+	u64 recheck_ns;
 	u32 reorder;
 	struct rmp_sb_stats stats;
 };
@@ -123,6 +137,8 @@ void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
 		  u32 to, u64 now);
 u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
 		const struct rmp_sack *s, u64 now);
+u32 rmp_sb_recheck(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,
+		   u64 now);
 void rmp_sb_ecn(struct rmp_sb *sb, u32 una, u32 end,
 		const struct rmp_ecn_echo *ce);
 u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,

@@ -11,6 +11,7 @@
 #define MTU	1024U
 /* Local ACK timeout of code 8. */
 #define T	1048576ULL
+#define US	1000ULL
 
 /* PSN at signed distance @off from @base. */
 static u32 at(u32 base, s32 off)
@@ -1553,8 +1554,12 @@ static bool sp_on_a_path(const struct sp_req *e, u16 sport)
 	return false;
 }
 
-/* An ACK of everything up to @psn, as a standard responder sends it. */
-static void sp_req_ack(struct kunit *test, struct sp_req *e, u32 psn)
+/*
+ * An ACK of everything up to @psn, as a standard responder sends it,
+ * received at @now.
+ */
+static void sp_req_ack(struct kunit *test, struct sp_req *e, u32 psn,
+		       u64 now)
 {
 	struct rmp_hdr_fields f = {};
 	struct rmp_req_rsp rsp;
@@ -1562,7 +1567,7 @@ static void sp_req_ack(struct kunit *test, struct sp_req *e, u32 psn)
 	f.bth.opcode = RMP_OP_RC_ACKNOWLEDGE;
 	f.bth.psn = psn;
 	f.aeth.syndrome = SYN_ACK;
-	rmp_req_ack(&e->r, 0, &f, &rsp);
+	rmp_req_ack(&e->r, now, &f, &rsp);
 	KUNIT_ASSERT_EQ(test, rsp.action, (u32)RMP_REQ_RSP_ACK);
 }
 
@@ -1756,7 +1761,7 @@ static void rmp_req_next__sprayed_sends_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
 
 	/* The first SEND acknowledged: SSN 64 goes, SSN 65 waits. */
-	sp_req_ack(test, e, 0);
+	sp_req_ack(test, e, 0, 0);
 	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
 	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_SEND);
 	KUNIT_EXPECT_EQ(test, pkt.ssn, RMP_SPETH_MSGS);
@@ -1764,7 +1769,7 @@ static void rmp_req_next__sprayed_sends_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
 
 	/* Up to the last WRITE: the oldest WQE left is SEND 32. */
-	sp_req_ack(test, e, 41);
+	sp_req_ack(test, e, 41, 0);
 	for (i = 0; i < 11; i++) {
 		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
 		KUNIT_EXPECT_EQ(test, pkt.ssn, RMP_SPETH_MSGS + 1 + i);
@@ -1824,7 +1829,7 @@ static void rmp_req_send_spray__needs_multipath(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
 	KUNIT_EXPECT_FALSE(test, pkt.sprayed);
 	KUNIT_EXPECT_EQ(test, pkt.pos, (u8)RMP_REQ_ONLY);
-	sp_req_ack(test, e, 0);
+	sp_req_ack(test, e, 0, 0);
 
 	KUNIT_ASSERT_EQ(test, rmp_req_multipath(&e->r, &e->ps, &e->sb), 0);
 	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_SEND, 1, 0), 1);
@@ -1876,7 +1881,7 @@ static void rmp_req_timer__pieces_go_again_as_pieces(struct kunit *test)
 	for (k = 0; k < 4; k++)
 		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
-	sp_req_ack(test, e, 0x7ffffe);
+	sp_req_ack(test, e, 0x7ffffe, 0);
 
 	now = rmp_req_deadline(&e->r);
 	KUNIT_ASSERT_GT(test, now, 0ULL);
@@ -1925,7 +1930,7 @@ static void rmp_req_timer__runs_while_sprayed_in_flight(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt), 0);
 		KUNIT_EXPECT_TRUE(test, pkt.retry);
 	}
-	sp_req_ack(test, e, 1);
+	sp_req_ack(test, e, 1, 0);
 	KUNIT_EXPECT_EQ(test, e->r.una, 2U);
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, now, &pkt), -ENODATA);
 	KUNIT_ASSERT_NE(test, e->r.deadline, 0ULL);
@@ -1963,7 +1968,7 @@ static void rmp_req_next__full_window_sends_on(struct kunit *test)
 		if (k >= win) {
 			KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt),
 					    -EAGAIN, "PSN %u", k);
-			sp_req_ack(test, e, rmp_psn_add(base, k - win));
+			sp_req_ack(test, e, rmp_psn_add(base, k - win), 0);
 		}
 		KUNIT_ASSERT_EQ_MSG(test, rmp_req_next(&e->r, 0, &pkt), 0,
 				    "PSN %u", k);
@@ -1972,9 +1977,65 @@ static void rmp_req_next__full_window_sends_on(struct kunit *test)
 		KUNIT_EXPECT_TRUE(test, sp_on_a_path(e, pkt.sport));
 	}
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -ENODATA);
-	sp_req_ack(test, e, rmp_psn_add(base, n - 1));
+	sp_req_ack(test, e, rmp_psn_add(base, n - 1), 0);
 	KUNIT_EXPECT_EQ(test, e->r.una, rmp_psn_add(base, n));
 	KUNIT_EXPECT_EQ(test, e->r.deadline, 0ULL);
+}
+
+/*
+ * A sprayed PSN lost with nothing after it on its path: the SACKs of the
+ * PSNs sent after it on the other paths say nothing of it, but the timer
+ * the scoreboard asks for, well before the ACK timeout, finds it overdue,
+ * and it goes again, alone.
+ */
+static void rmp_req_timer__overdue_psn_sent_again(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, true, false);
+	struct rmp_hdr_fields f = {};
+	struct rmp_req_pkt pkt;
+	struct rmp_sack sack = {};
+	u64 now = 0, due;
+	u32 k, round;
+
+	/* Round trips learnt: 8 WRITEs of 4 packets, one per path, 100 us. */
+	for (round = 0; round < 8; round++, now += 1000 * US) {
+		KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE,
+						   SP_PATHS * MTU, 0), (int)round);
+		for (k = 0; k < SP_PATHS; k++)
+			KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt),
+					0);
+		sp_req_ack(test, e, pkt.psn, now + 100 * US);
+	}
+	KUNIT_ASSERT_EQ(test, e->r.una, 32U);
+
+	/* PSNs 32..39; 37, the last on its path, is missing. */
+	KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE, 8 * MTU, 0),
+			8);
+	for (k = 0; k < 8; k++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt), 0);
+	f.bth.opcode = RMP_OP_EXT_SACK;
+	f.bth.psn = 36;
+	f.aeth.syndrome = SYN_ACK;
+	sack.cum_ack = 36;
+	sack.bitmap[0] = 3;		/* 38, 39 */
+	sack.highest = 39;
+	sack.nbits = rmp_sack_nbits(36, 39);
+	rmp_req_sack(&e->r, now + 100 * US, &f, &sack, NULL);
+	KUNIT_EXPECT_EQ(test, e->r.una, 37U);
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, now + 100 * US, &pkt),
+			-ENODATA);
+
+	due = rmp_req_deadline(&e->r);
+	KUNIT_EXPECT_EQ(test, due, e->sb.recheck_ns);
+	KUNIT_EXPECT_GT(test, due, now + 100 * US);
+	KUNIT_EXPECT_LT(test, due, now + e->r.timeout_ns);
+	rmp_req_timer(&e->r, due);
+	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
+	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, due, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, pkt.psn, 37U);
+	KUNIT_EXPECT_TRUE(test, pkt.retry);
+	KUNIT_EXPECT_TRUE(test, sp_on_a_path(e, pkt.sport));
+	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, due, &pkt), -ENODATA);
 }
 
 static const struct piece_case wimm_cases[] = {
@@ -2042,7 +2103,7 @@ static void rmp_req_send_spray__write_imm_whole_before(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pkt.slot, 0U);
 	KUNIT_EXPECT_TRUE(test, pkt.sprayed);
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
-	sp_req_ack(test, e, 0);
+	sp_req_ack(test, e, 0, 0);
 
 	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
 	KUNIT_EXPECT_EQ(test, pkt.slot, 1U);
@@ -2112,7 +2173,7 @@ static void rmp_req_next__sprayed_write_imm_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
 
 	/* The first SEND acknowledged: both pieces of SSN 64 go. */
-	sp_req_ack(test, e, 0);
+	sp_req_ack(test, e, 0, 0);
 	for (i = 0; i < 2; i++) {
 		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
 		KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_WRITE);
@@ -2123,14 +2184,14 @@ static void rmp_req_next__sprayed_write_imm_bounded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
 
 	/* The first WRITE with immediate acknowledged: SSN 65 goes. */
-	sp_req_ack(test, e, 1);
+	sp_req_ack(test, e, 1, 0);
 	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
 	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_SEND);
 	KUNIT_EXPECT_EQ(test, pkt.ssn, RMP_SPETH_MSGS + 1);
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, 0, &pkt), -EAGAIN);
 
 	/* Up to the last plain WRITE: the oldest WQE left is SSN 64. */
-	sp_req_ack(test, e, RMP_SPETH_MSGS + 9);
+	sp_req_ack(test, e, RMP_SPETH_MSGS + 9, 0);
 	KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, 0, &pkt), 0);
 	KUNIT_EXPECT_EQ(test, pkt.kind, (u8)RMP_REQ_WRITE);
 	KUNIT_EXPECT_EQ(test, pkt.ssn, RMP_SPETH_MSGS + 2);
@@ -2613,6 +2674,7 @@ static struct kunit_case rmp_req_cases[] = {
 			 again_gen_params),
 	KUNIT_CASE(rmp_req_timer__runs_while_sprayed_in_flight),
 	KUNIT_CASE(rmp_req_next__full_window_sends_on),
+	KUNIT_CASE(rmp_req_timer__overdue_psn_sent_again),
 	KUNIT_CASE_PARAM(rmp_req__random_link, sim_gen_params),
 	{}
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the multipath scoreboard: SACKs mark PSNs held, the
- * per-path rule finds the lost ones, dead paths and ACK timeouts give up
- * on what they carried; PSNs near the wrap of the 24-bit space.
+ * per-path rule and the time rule find the lost ones, dead paths and ACK
+ * timeouts give up on what they carried; PSNs near the wrap of the 24-bit
+ * space.
  */
 #include <kunit/test.h>
 
@@ -510,6 +511,154 @@ static void rmp_sb_ecn__marks_deliveries(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.ecn, 4ULL);
 }
 
+/*
+ * Round trips learnt: @rounds times, one PSN on each path, from @psn on,
+ * acknowledged after @rtt[path]; the next PSN is returned, the clock
+ * @now moved on.
+ */
+static u32 learn_rtts(struct sb_env *e, u32 psn, const u64 *rtt, u32 rounds,
+		      u64 *now)
+{
+	u32 n = e->ps.cfg.npaths, i, k;
+
+	for (k = 0; k < rounds; k++) {
+		for (i = 0; i < n; i++)
+			rmp_sb_sent(&e->sb, &e->ps, psn + i, LEN, i, false,
+				    *now);
+		/* Acknowledged in PSN order, each at its path's time. */
+		for (i = 0; i < n; i++)
+			rmp_sb_acked(&e->sb, &e->ps, psn + i, psn + i + 1,
+				     *now + rtt[i]);
+		psn += n;
+		*now += 1000 * US;
+	}
+	return psn;
+}
+
+/* When the time rule finds @path's PSN sent at @sent overdue. */
+static u64 overdue_at(const struct sb_env *e, u32 path, u64 sent)
+{
+	const struct rmp_path *p = &e->ps.path[path];
+
+	return sent + p->srtt_ns + 4ULL * p->rttvar_ns +
+	       (u64)p->srtt_ns * e->sb.reorder / 4;
+}
+
+/*
+ * 8 PSNs over 4 paths of equal round trips; the last one on path 1 is
+ * missing, every other one held: no later packet on its path shows it
+ * lost, but packets sent after it on other paths were delivered. It is
+ * lost once its path's round trip, four deviations and the tolerance's
+ * quarters have passed: not a nanosecond before, and the SACK said when
+ * to look again. Its path is blamed; nothing else is lost.
+ */
+static void rmp_sb_recheck__last_on_its_path_is_overdue(struct kunit *test)
+{
+	static const u64 rtt[4] = { 100 * US, 100 * US, 100 * US, 100 * US };
+	const u32 held[] = { 0, 1 };	/* base + 6, base + 7 */
+	struct sb_env *e = env_new(test, 4);
+	u64 now = 0, sent, due;
+	u32 base = learn_rtts(e, 0, rtt, 8, &now), una = base + 5;
+	u32 end = base + 8;
+	struct rmp_sack s;
+
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].srtt_ns, 100 * US);
+	sent = now;
+	send_rr(e, base, 8, sent);
+	rmp_sb_acked(&e->sb, &e->ps, base, una, sent + 100 * US);
+	sack_of(&s, base + 4, held, ARRAY_SIZE(held));
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, una, end, &s,
+					  sent + 101 * US), 0U);
+	due = overdue_at(e, 1, sent);
+	KUNIT_EXPECT_EQ(test, e->sb.recheck_ns, due);
+	KUNIT_EXPECT_LT(test, due, sent + 200 * US);
+	KUNIT_EXPECT_EQ(test, rmp_sb_recheck(&e->sb, &e->ps, una, end,
+					     due - 1), 0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, una), RMP_SB_SENT);
+	KUNIT_EXPECT_EQ(test, rmp_sb_recheck(&e->sb, &e->ps, una, end, due),
+			1U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, una), RMP_SB_LOST);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.overdue, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.lost, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].losses, 1U);
+	KUNIT_EXPECT_EQ(test, e->sb.recheck_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, base + 6), RMP_SB_SACKED);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, base + 7), RMP_SB_SACKED);
+}
+
+/*
+ * Path 1 takes ten times as long as the others: the fast paths deliver
+ * everything sent after its PSNs, which are not lost for it before path
+ * 1's own round trip has passed, and are not lost at all once they come.
+ */
+static void rmp_sb_recheck__slow_path_waits_its_round_trip(struct kunit *test)
+{
+	static const u64 rtt[4] = { 100 * US, 1000 * US, 100 * US, 100 * US };
+	const u32 fast[] = { 0, 1, 2, 4, 5 };	/* all but base + 5 */
+	struct sb_env *e = env_new(test, 4);
+	u64 now = 0, sent;
+	u32 base = learn_rtts(e, 0, rtt, 8, &now), end = base + 8;
+	struct rmp_sack s;
+
+	sent = now;
+	send_rr(e, base, 8, sent);		/* base + 1, + 5 on path 1 */
+	rmp_sb_acked(&e->sb, &e->ps, base, base + 1, sent + 100 * US);
+	sack_of(&s, base, fast, ARRAY_SIZE(fast));
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, base + 1, end, &s,
+					  sent + 110 * US), 0U);
+	KUNIT_EXPECT_GE(test, e->sb.recheck_ns, sent + 1000 * US);
+	KUNIT_EXPECT_EQ(test, rmp_sb_recheck(&e->sb, &e->ps, base + 1, end,
+					     sent + 999 * US), 0U);
+	/* They come: acknowledged, nothing was lost. */
+	rmp_sb_acked(&e->sb, &e->ps, base + 1, end, sent + 1000 * US);
+	KUNIT_EXPECT_EQ(test, e->sb.nlost, 0U);
+	KUNIT_EXPECT_EQ(test, e->sb.stats.overdue, 0ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 0ULL);
+}
+
+/*
+ * The newest PSN is missing: nothing sent after it can show it lost. Its
+ * first copy is lost after twice the wait, no path blamed; the copy sent
+ * again is left to the ACK timeout, so a peer that stopped answering gets
+ * one copy more of each packet, no more.
+ */
+static void rmp_sb_recheck__tail_once_without_blame(struct kunit *test)
+{
+	static const u64 rtt[4] = { 100 * US, 100 * US, 100 * US, 100 * US };
+	struct sb_env *e = env_new(test, 4);
+	u64 now = 0, sent, due;
+	u32 base = learn_rtts(e, 0, rtt, 8, &now), una = base + 7;
+	u32 end = base + 8;
+	struct rmp_sack s;
+
+	sent = now;
+	send_rr(e, base, 8, sent);		/* base + 7 on path 3 */
+	rmp_sb_acked(&e->sb, &e->ps, base, una, sent + 100 * US);
+	sack_of(&s, base + 6, NULL, 0);
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, una, end, &s,
+					  sent + 101 * US), 0U);
+	due = sent + 2 * (overdue_at(e, 3, sent) - sent);
+	KUNIT_EXPECT_EQ(test, e->sb.recheck_ns, due);
+	KUNIT_EXPECT_EQ(test, rmp_sb_recheck(&e->sb, &e->ps, una, end,
+					     due - 1), 0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_recheck(&e->sb, &e->ps, una, end, due),
+			1U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, una), RMP_SB_LOST);
+	KUNIT_EXPECT_EQ(test, e->ps.path[3].stats.lost, 0ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[3].losses, 0U);
+	KUNIT_EXPECT_EQ(test, e->ps.path[3].inflight, 0U);
+
+	/* Sent again, and again nothing after it: no more copies. */
+	rmp_sb_sent(&e->sb, &e->ps, una, LEN, 0, false, due);
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, una, end, &s,
+					  due + 1), 0U);
+	KUNIT_EXPECT_EQ(test, e->sb.recheck_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, rmp_sb_recheck(&e->sb, &e->ps, una, end,
+					     due + 100 * 1000 * US), 0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, una), RMP_SB_SENT);
+}
+
 static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_init__validates),
 	KUNIT_CASE_PARAM(rmp_sb_sack__overtaken_on_its_path_is_lost,
@@ -527,6 +676,9 @@ static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_ecn__marks_deliveries),
 	KUNIT_CASE(rmp_sb_sent__probe_losses),
 	KUNIT_CASE(rmp_sb_probes_expired__unanswered_probes),
+	KUNIT_CASE(rmp_sb_recheck__last_on_its_path_is_overdue),
+	KUNIT_CASE(rmp_sb_recheck__slow_path_waits_its_round_trip),
+	KUNIT_CASE(rmp_sb_recheck__tail_once_without_blame),
 	{}
 };
 
