@@ -1132,16 +1132,22 @@ unsigned int rmp_req_sack(struct rmp_req *r, u64 now,
 	return ev | rmp_req_dead_paths(r, live, now);
 }
 
-/* Multipath: the path set's next event, or the oldest probe's expiry. */
+/* The sooner of two deadlines, 0 standing for none. */
+static u64 rmp_req_sooner(u64 d, u64 at)
+{
+	return at && (!d || at < d) ? at : d;
+}
+
+/*
+ * Multipath: the path set's next event, the oldest probe's expiry, or
+ * when the next PSN in flight becomes overdue.
+ */
 static u64 rmp_req_paths_deadline(const struct rmp_req *r)
 {
-	u64 at = rmp_paths_deadline(r->paths);
 	u64 probe = rmp_sb_probe_deadline(r->sb, r->paths->cfg.probe_every_ns);
-	u64 recheck = r->sb->recheck_ns;
+	u64 at = rmp_req_sooner(rmp_paths_deadline(r->paths), probe);
 
-	if (probe && (!at || probe < at))
-		at = probe;
-	return recheck && (!at || recheck < at) ? recheck : at;
+	return rmp_req_sooner(at, r->sb->recheck_ns);
 }
 
 /*
@@ -1262,18 +1268,12 @@ u64 rmp_req_deadline(const struct rmp_req *r)
 
 	if (r->state >= RMP_REQ_ERROR)
 		return d;
-	if (r->paced_until && (!d || r->paced_until < d))
-		d = r->paced_until;
-	at = rmp_req_rd_deadline(r);
-	if (at && (!d || at < d))
-		d = at;
+	d = rmp_req_sooner(d, r->paced_until);
+	d = rmp_req_sooner(d, rmp_req_rd_deadline(r));
 	at = r->credit ? rmp_credit_tx_deadline(r->credit) : RMP_CREDIT_NEVER;
-	if (at != RMP_CREDIT_NEVER && (!d || at < d))
-		d = at;
-	if (!r->paths)
-		return d;
-	at = rmp_req_paths_deadline(r);
-	return at && (!d || at < d) ? at : d;
+	if (at != RMP_CREDIT_NEVER)
+		d = rmp_req_sooner(d, at);
+	return r->paths ? rmp_req_sooner(d, rmp_req_paths_deadline(r)) : d;
 }
 
 /**
