@@ -69,10 +69,10 @@ struct rmp_sb_rec {
  * struct rmp_sb_stats - scoreboard counters
  * @sacks: SACKs taken in
  * @sacked: PSNs a SACK reported held beyond the cumulative ACK
- * @lost: PSNs declared lost by later deliveries, on their path or late
- *	(rmp_sb_recheck())
- * @overdue: of those, PSNs found lost by time, a packet sent after them
- *	on any path delivered
+ * @lost: PSNs declared lost by the loss rules: overtaken on their path,
+ *	or overdue
+ * @overdue: of those, PSNs found lost by time: overtaken on any path and
+ *	late for their path's round trip, or the newest, twice as late
  * @spurious: of those, PSNs that arrived after all: found acknowledged
  *	before they were sent again, or sooner after it than half their
  *	path's round trip

@@ -659,6 +659,35 @@ static void rmp_sb_recheck__tail_once_without_blame(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, una), RMP_SB_SENT);
 }
 
+/*
+ * A probe's PSN is data the QP waits for: overtaken by a packet sent
+ * after it on a live path, it is overdue after the round trip its path had
+ * before it died, not a whole probe period, and the probe counts lost.
+ */
+static void rmp_sb_recheck__probe_overdue(struct kunit *test)
+{
+	static const u64 rtt[4] = { 100 * US, 100 * US, 100 * US, 100 * US };
+	const u32 held[] = { 0 };	/* base + 1 */
+	struct sb_env *e = env_new(test, 4);
+	u64 now = 0, due;
+	u32 base = learn_rtts(e, 0, rtt, 8, &now), end = base + 2;
+	struct rmp_sack s;
+
+	rmp_sb_sent(&e->sb, &e->ps, base, LEN, 1, true, now);
+	rmp_sb_sent(&e->sb, &e->ps, base + 1, LEN, 2, false, now);
+	sack_of(&s, base - 1, held, ARRAY_SIZE(held));
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, base, end, &s,
+					  now + 100 * US), 0U);
+	due = overdue_at(e, 1, now);
+	KUNIT_EXPECT_EQ(test, e->sb.recheck_ns, due);
+	KUNIT_EXPECT_LT(test, due, now + e->ps.cfg.probe_every_ns);
+	KUNIT_EXPECT_EQ(test, rmp_sb_recheck(&e->sb, &e->ps, base, end, due),
+			1U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, base), RMP_SB_LOST);
+	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 0U);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 1ULL);
+}
+
 static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_init__validates),
 	KUNIT_CASE_PARAM(rmp_sb_sack__overtaken_on_its_path_is_lost,
@@ -679,6 +708,7 @@ static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_recheck__last_on_its_path_is_overdue),
 	KUNIT_CASE(rmp_sb_recheck__slow_path_waits_its_round_trip),
 	KUNIT_CASE(rmp_sb_recheck__tail_once_without_blame),
+	KUNIT_CASE(rmp_sb_recheck__probe_overdue),
 	{}
 };
 
