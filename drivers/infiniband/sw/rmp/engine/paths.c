@@ -19,13 +19,15 @@
  *
  * A live path dies after %RMP_PATHS_DEAD_LOSSES losses with no delivery
  * between, or when it has had packets in flight and delivered nothing for
- * &rmp_paths_cfg.dead_after_ns while another path delivered packets sent
- * after its silence began. Its traffic moves to the other paths at once
- * (rmp_paths_pick() no longer returns it); it is probed every
- * &rmp_paths_cfg.probe_every_ns (rmp_paths_probes_due()), and a delivered
- * probe brings it back. After %RMP_PATHS_REPLACE_PROBES lost probes in a
- * row (rmp_paths_probe_lost()) its entropy is replaced, in case the route,
- * not the link, is what failed.
+ * &rmp_paths_cfg.dead_after_ns, or for its smoothed RTT and four mean
+ * deviations if that is longer (a queue on its route, not a failure),
+ * while another path delivered packets sent after its silence began. Its
+ * traffic moves to the other paths at once (rmp_paths_pick() no longer
+ * returns it); it is probed every &rmp_paths_cfg.probe_every_ns
+ * (rmp_paths_probes_due()), and a delivered probe brings it back. After
+ * %RMP_PATHS_REPLACE_PROBES lost probes in a row (rmp_paths_probe_lost())
+ * its entropy is replaced, in case the route, not the link, is what
+ * failed.
  * The last live path never dies, and silence kills no path while no path
  * delivers what was sent since: when every path stops delivering, the
  * fault is not one path's (the peer, its link, the whole fabric), and the
@@ -188,6 +190,29 @@ u32 rmp_paths_nth_live(const struct rmp_paths *ps, u32 n)
 	for (i = 0;; i++)
 		if (rmp_paths_live(ps, i) && !n--)
 			return i;
+}
+
+/**
+ * rmp_paths_rto() - the longest round trip the live paths' estimates
+ *	explain
+ * @ps: the path set
+ *
+ * What a packet on any live path may take before its lateness says
+ * something: the timers that would otherwise misread a queue that builds
+ * up for a loss wait at least this long.
+ *
+ * Return: the largest rmp_path_rto() of a live path (ns), 0 before any
+ * sample.
+ */
+u64 rmp_paths_rto(const struct rmp_paths *ps)
+{
+	u64 rto = 0;
+	u32 i;
+
+	for (i = 0; i < ps->cfg.npaths; i++)
+		if (rmp_paths_live(ps, i) && rmp_path_rto(&ps->path[i]) > rto)
+			rto = rmp_path_rto(&ps->path[i]);
+	return rto;
 }
 
 /* The live path after @from in index order, wrapping; @from if none. */
@@ -429,6 +454,21 @@ static bool rmp_paths_silent(const struct rmp_paths *ps,
 	return p->inflight && ps->delivered_sent_ns > p->stalled_since;
 }
 
+/*
+ * When a silent path dies: &rmp_paths_cfg.dead_after_ns into its silence,
+ * or later if its own round trip explains a longer one (a queue on its
+ * route).
+ */
+static u64 rmp_paths_dies_at(const struct rmp_paths *ps,
+			     const struct rmp_path *p)
+{
+	u64 wait = rmp_path_rto(p);
+
+	if (wait < ps->cfg.dead_after_ns)
+		wait = ps->cfg.dead_after_ns;
+	return p->stalled_since + wait;
+}
+
 /* Best smoothed RTT among the live paths, 0 before any sample. */
 static u32 rmp_paths_best_srtt(const struct rmp_paths *ps)
 {
@@ -559,8 +599,7 @@ void rmp_paths_tick(struct rmp_paths *ps, u64 now)
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
 		if (rmp_paths_live(ps, i) && !ps->cfg.late_news &&
-		    rmp_paths_silent(ps, p) &&
-		    now - p->stalled_since >= ps->cfg.dead_after_ns)
+		    rmp_paths_silent(ps, p) && now >= rmp_paths_dies_at(ps, p))
 			rmp_paths_kill(ps, i, now);
 	}
 	if (ps->epoch_delivered >= RMP_PATHS_EPOCH * rmp_paths_nlive(ps))
@@ -633,7 +672,7 @@ u64 rmp_paths_deadline(const struct rmp_paths *ps)
 		if (rmp_paths_live(ps, i) &&
 		    (ps->cfg.late_news || !rmp_paths_silent(ps, p) || last))
 			continue;
-		at = rmp_paths_live(ps, i) ? p->stalled_since + ps->cfg.dead_after_ns :
+		at = rmp_paths_live(ps, i) ? rmp_paths_dies_at(ps, p) :
 					p->next_probe_ns;
 		if (!first || at < first)
 			first = at;

@@ -129,8 +129,9 @@ struct rmp_path {
  * @seed: seeds the entropy of the other paths and of replacements (the
  *	QPN is a good one: QPs then spread differently)
  * @dead_after_ns: a live path with packets in flight and no delivery for
- *	this long is dead
- * @probe_every_ns: a dead path is probed this often
+ *	this long, or for rmp_path_rto() if longer, is dead
+ * @probe_every_ns: a dead path is probed this often; a probe is lost
+ *	after as long, or after rmp_paths_rto() if longer
  * @flowlet_gap_ns: the gap that ends a flowlet (%RMP_SPRAY_FLOWLET)
  * @late_news: deliveries are learnt of late and in batches (a READ
  *	responder's reports), so the times they are learnt at say nothing of
@@ -188,6 +189,18 @@ struct rmp_paths {
 };
 
 /**
+ * rmp_path_rto() - the longest round trip a path's estimates explain
+ * @p: the path
+ *
+ * Return: its smoothed RTT plus four mean deviations (ns), 0 before its
+ * first sample.
+ */
+static inline u64 rmp_path_rto(const struct rmp_path *p)
+{
+	return p->srtt_ns + 4ULL * p->rttvar_ns;
+}
+
+/**
  * rmp_paths_live() - whether a path carries traffic
  * @ps: the path set
  * @idx: the path
@@ -201,6 +214,7 @@ static inline bool rmp_paths_live(const struct rmp_paths *ps, u32 idx)
 
 int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg);
 u32 rmp_paths_nth_live(const struct rmp_paths *ps, u32 n);
+u64 rmp_paths_rto(const struct rmp_paths *ps);
 u32 rmp_paths_pick(struct rmp_paths *ps, u64 now);
 void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now);
 void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,

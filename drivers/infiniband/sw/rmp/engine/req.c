@@ -165,6 +165,19 @@ u64 rmp_req_timeout_ns(u8 code)
 	return code ? 4096ULL << code : 0;
 }
 
+/*
+ * How long the ACK timer runs once started: the QP's local ACK timeout,
+ * which is the least the requester waits, or with multipath longer while
+ * the live paths' round trips are: a queue building up on the routes (the
+ * capacity left after a link failed) is not the loss of all in flight.
+ */
+static u64 rmp_req_ack_wait(const struct rmp_req *r)
+{
+	u64 rto = r->paths ? rmp_paths_rto(r->paths) : 0;
+
+	return rto > r->timeout_ns ? rto : r->timeout_ns;
+}
+
 /**
  * rmp_req_rnr_ns() - RNR wait of an AETH RNR timer code
  * @code: 5-bit code from the RNR NAK syndrome
@@ -668,7 +681,7 @@ static unsigned int rmp_req_progress(struct rmp_req *r, u64 now, u32 from)
 	/* The responder took what it refused: the RNR wait is moot. */
 	r->state = RMP_REQ_RUN;
 	r->deadline = r->una != r->sent_psn && r->timeout_ns ?
-		      now + r->timeout_ns : 0;
+		      now + rmp_req_ack_wait(r) : 0;
 	return ev | RMP_REQ_EV_SEND;
 }
 
@@ -1139,12 +1152,25 @@ static u64 rmp_req_sooner(u64 d, u64 at)
 }
 
 /*
+ * Multipath: how long a probe may take: a probe period, or longer while
+ * the live paths' round trips are (queues that build up on the routes
+ * left when a link fails slow the probes of its paths too).
+ */
+static u64 rmp_req_probe_wait(const struct rmp_req *r)
+{
+	u64 rto = rmp_paths_rto(r->paths);
+
+	return rto > r->paths->cfg.probe_every_ns ? rto :
+	       r->paths->cfg.probe_every_ns;
+}
+
+/*
  * Multipath: the path set's next event, the oldest probe's expiry, or
  * when the next PSN in flight becomes overdue.
  */
 static u64 rmp_req_paths_deadline(const struct rmp_req *r)
 {
-	u64 probe = rmp_sb_probe_deadline(r->sb, r->paths->cfg.probe_every_ns);
+	u64 probe = rmp_sb_probe_deadline(r->sb, rmp_req_probe_wait(r));
 	u64 at = rmp_req_sooner(rmp_paths_deadline(r->paths), probe);
 
 	return rmp_req_sooner(at, r->sb->recheck_ns);
@@ -1163,7 +1189,7 @@ static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
 		return 0;
 	if (rmp_sb_recheck(r->sb, r->paths, r->una, r->sent_psn, now) ||
 	    rmp_sb_probes_expired(r->sb, r->paths, r->una, r->sent_psn, now,
-				  r->paths->cfg.probe_every_ns))
+				  rmp_req_probe_wait(r)))
 		ev = RMP_REQ_EV_SEND;
 	live = r->paths->live_mask;
 	rmp_paths_tick(r->paths, now);
@@ -1246,7 +1272,7 @@ unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 	r->stats.timeouts++;
 	if (r->paths) {
 		rmp_sb_ack_timeout(r->sb, r->paths, r->una, r->sent_psn, now,
-				   r->timeout_ns);
+				   rmp_req_ack_wait(r));
 		r->plain_path++;
 	}
 	return ev | rmp_req_retry(r);
@@ -1381,7 +1407,7 @@ static void rmp_req_sent_again(struct rmp_req *r, u64 now)
 	r->stats.pkts++;
 	r->stats.retrans++;
 	if (r->timeout_ns && !r->deadline)
-		r->deadline = now + r->timeout_ns;
+		r->deadline = now + rmp_req_ack_wait(r);
 }
 
 /* Multipath: send again the oldest PSN the scoreboard found lost. */
@@ -1664,7 +1690,7 @@ static int rmp_req_pick(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 	if (pkt->retry)
 		r->stats.retrans++;
 	if (rc && r->timeout_ns && !r->deadline)
-		r->deadline = now + r->timeout_ns;
+		r->deadline = now + rmp_req_ack_wait(r);
 	return 0;
 }
 
@@ -1678,7 +1704,7 @@ static void rmp_req_keep_timer(struct rmp_req *r, u64 now)
 {
 	if (r->qpt == RMP_QPT_RC && r->state == RMP_REQ_RUN &&
 	    r->timeout_ns && !r->deadline && r->una != r->sent_psn)
-		r->deadline = now + r->timeout_ns;
+		r->deadline = now + rmp_req_ack_wait(r);
 }
 
 /* Bytes a request packet puts on the wire, as the pacer counts them. */

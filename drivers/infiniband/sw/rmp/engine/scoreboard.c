@@ -252,7 +252,7 @@ static u64 rmp_sb_due(const struct rmp_sb *sb, const struct rmp_paths *ps,
 	*tail = (s32)(sb->delivered_seq - rec->seq) <= 1;
 	if (!srtt || (*tail && rec->resent))
 		return 0;
-	wait = srtt + 4ULL * p->rttvar_ns + srtt * sb->reorder / 4;
+	wait = rmp_path_rto(p) + srtt * sb->reorder / 4;
 	return rec->sent_ns + (*tail ? 2 * wait : wait);
 }
 

@@ -426,15 +426,62 @@ static void rmp_paths_tick__delivery_restarts_the_clock(struct kunit *test)
 	u64 t = MS;
 
 	setup(test, ps, 2, RMP_SPRAY_RR);
-	rmp_paths_sent(ps, 1, LEN, t);
-	rmp_paths_sent(ps, 1, LEN, t);
-	rmp_paths_delivered(ps, 1, LEN, t + 8 * MS, 8 * MS, false);
+	rmp_paths_sent(ps, 1, LEN, t + 7 * MS);
+	rmp_paths_sent(ps, 1, LEN, t + 7 * MS);
+	rmp_paths_delivered(ps, 1, LEN, t + 8 * MS, MS, false);
 	/* Path 0 goes on delivering; path 1's silence counts from 8 ms. */
 	roundtrip(ps, 0, t + 9 * MS, 20 * US, false);
 	rmp_paths_tick(ps, t + 12 * MS);
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
 	rmp_paths_tick(ps, t + 18 * MS);
 	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 1));
+}
+
+/*
+ * A path whose round trip is longer than the death time (a queue on its
+ * route) is silent for its RTT and four deviations before it dies, not
+ * for the death time.
+ */
+static void rmp_paths_tick__slow_path_silence_waits_its_round_trip(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t = MS, rto;
+
+	setup(test, ps, 2, RMP_SPRAY_RR);
+	/* Path 1: a 20 ms round trip, then one of 28 ms: srtt 21, rttvar 9.5. */
+	roundtrip(ps, 1, t, 20 * MS, false);
+	roundtrip(ps, 1, t + 20 * MS, 28 * MS, false);
+	rto = rmp_path_rto(&ps->path[1]);
+	KUNIT_EXPECT_EQ(test, rto, 59 * MS);
+	KUNIT_ASSERT_GT(test, rto, base_cfg.dead_after_ns);
+	t += 50 * MS;
+	rmp_paths_sent(ps, 1, LEN, t);
+	roundtrip(ps, 0, t + MS, 20 * US, false);
+	KUNIT_EXPECT_EQ(test, rmp_paths_deadline(ps), t + rto);
+	rmp_paths_tick(ps, t + base_cfg.dead_after_ns);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
+	rmp_paths_tick(ps, t + rto - 1);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
+	rmp_paths_tick(ps, t + rto);
+	KUNIT_EXPECT_FALSE(test, rmp_paths_live(ps, 1));
+}
+
+/*
+ * The path set's round trip is its slowest live path's: dead paths and
+ * paths with no sample do not count.
+ */
+static void rmp_paths_rto__slowest_live_path(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+
+	setup(test, ps, 3, RMP_SPRAY_RR);
+	KUNIT_EXPECT_EQ(test, rmp_paths_rto(ps), 0);
+	roundtrip(ps, 0, MS, 2 * MS, false);
+	roundtrip(ps, 1, MS, 6 * MS, false);
+	/* First samples: rttvar is half the RTT, the RTO three RTTs. */
+	KUNIT_EXPECT_EQ(test, rmp_paths_rto(ps), 18 * MS);
+	rmp_paths_silent_kill(ps, 1, 10 * MS);
+	KUNIT_EXPECT_EQ(test, rmp_paths_rto(ps), 6 * MS);
 }
 
 static void rmp_paths_lost__losses_in_a_row_kill(struct kunit *test)
@@ -838,6 +885,8 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_tick__late_news_silence_is_the_callers),
 	KUNIT_CASE(rmp_paths_tick__all_silent_none_dies),
 	KUNIT_CASE(rmp_paths_tick__delivery_restarts_the_clock),
+	KUNIT_CASE(rmp_paths_tick__slow_path_silence_waits_its_round_trip),
+	KUNIT_CASE(rmp_paths_rto__slowest_live_path),
 	KUNIT_CASE(rmp_paths_lost__losses_in_a_row_kill),
 	KUNIT_CASE(rmp_paths_kill__last_path_lives),
 	KUNIT_CASE(rmp_paths_probe__revives),

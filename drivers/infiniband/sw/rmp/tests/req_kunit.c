@@ -1983,6 +1983,28 @@ static void rmp_req_next__full_window_sends_on(struct kunit *test)
 }
 
 /*
+ * Round trips of @rtt learnt on every path: 8 WRITEs of one packet a
+ * path, from @now, each acknowledged @rtt after it left. Return: the time
+ * after them.
+ */
+static u64 sp_learn_rtt(struct kunit *test, struct sp_req *e, u64 now,
+			u64 rtt)
+{
+	struct rmp_req_pkt pkt;
+	u32 k, round;
+
+	for (round = 0; round < 8; round++, now += 2 * rtt) {
+		KUNIT_ASSERT_GE(test, rmp_req_post(&e->r, RMP_REQ_WRITE,
+						   SP_PATHS * MTU, 0), 0);
+		for (k = 0; k < SP_PATHS; k++)
+			KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt),
+					0);
+		sp_req_ack(test, e, pkt.psn, now + rtt);
+	}
+	return now;
+}
+
+/*
  * A sprayed PSN lost with nothing after it on its path: the SACKs of the
  * PSNs sent after it on the other paths say nothing of it, but the timer
  * the scoreboard asks for, well before the ACK timeout, finds it overdue,
@@ -1994,18 +2016,10 @@ static void rmp_req_timer__overdue_psn_sent_again(struct kunit *test)
 	struct rmp_hdr_fields f = {};
 	struct rmp_req_pkt pkt;
 	struct rmp_sack sack = {};
-	u64 now = 0, due;
-	u32 k, round;
+	u64 now, due;
+	u32 k;
 
-	/* Round trips learnt: 8 WRITEs of 4 packets, one per path, 100 us. */
-	for (round = 0; round < 8; round++, now += 1000 * US) {
-		KUNIT_ASSERT_EQ(test, rmp_req_post(&e->r, RMP_REQ_WRITE,
-						   SP_PATHS * MTU, 0), (int)round);
-		for (k = 0; k < SP_PATHS; k++)
-			KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt),
-					0);
-		sp_req_ack(test, e, pkt.psn, now + 100 * US);
-	}
+	now = sp_learn_rtt(test, e, 0, 100 * US);
 	KUNIT_ASSERT_EQ(test, e->r.una, 32U);
 
 	/* PSNs 32..39; 37, the last on its path, is missing. */
@@ -2036,6 +2050,66 @@ static void rmp_req_timer__overdue_psn_sent_again(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pkt.retry);
 	KUNIT_EXPECT_TRUE(test, sp_on_a_path(e, pkt.sport));
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, due, &pkt), -ENODATA);
+}
+
+/*
+ * Round trips longer than the QP's local ACK timeout (a queue on the
+ * routes): the ACK timer waits the slowest live path's RTT and four
+ * deviations instead, and the timeout comes then, not before.
+ */
+static void rmp_req_timer__ack_timeout_waits_the_round_trip(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, true, false);
+	struct rmp_req_pkt pkt;
+	u64 now, rto;
+	u32 k;
+
+	now = sp_learn_rtt(test, e, 0, 5 * T);
+	rto = rmp_paths_rto(&e->ps);
+	KUNIT_ASSERT_GT(test, rto, e->r.timeout_ns);
+	KUNIT_ASSERT_GE(test, rmp_req_post(&e->r, RMP_REQ_WRITE,
+					   SP_PATHS * MTU, 0), 0);
+	for (k = 0; k < SP_PATHS; k++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt), 0);
+	KUNIT_EXPECT_EQ(test, e->r.deadline, now + rto);
+	rmp_req_timer(&e->r, now + e->r.timeout_ns);
+	rmp_req_timer(&e->r, now + rto - 1);
+	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
+	rmp_req_timer(&e->r, now + rto);
+	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 1ULL);
+}
+
+/*
+ * A probe of a dead path may take as long as the live paths' round trips
+ * explain when that is longer than a probe period: it is lost then, not
+ * one period after it left.
+ */
+static void rmp_req_timer__probe_waits_the_round_trip(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, true, false);
+	struct rmp_req_pkt pkt;
+	u64 now, rto, sent;
+	u32 k;
+
+	now = sp_learn_rtt(test, e, 0, 5 * T);
+	rto = rmp_paths_rto(&e->ps);
+	KUNIT_ASSERT_GT(test, rto, e->ps.cfg.probe_every_ns);
+	rmp_paths_silent_kill(&e->ps, 1, now);
+	sent = now + e->ps.cfg.probe_every_ns;
+	KUNIT_ASSERT_EQ(test, rmp_req_deadline(&e->r), sent);
+	rmp_req_timer(&e->r, sent);
+	KUNIT_ASSERT_GE(test, rmp_req_post(&e->r, RMP_REQ_WRITE,
+					   SP_PATHS * MTU, 0), 0);
+	for (k = 0; k < SP_PATHS; k++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, sent, &pkt), 0);
+	KUNIT_ASSERT_EQ(test, e->sb.nprobes, 1U);
+	rmp_req_timer(&e->r, sent + e->ps.cfg.probe_every_ns);
+	rmp_req_timer(&e->r, sent + rto - 1);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 0ULL);
+	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 1U);
+	rmp_req_timer(&e->r, sent + rto);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 1ULL);
+	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 0U);
 }
 
 static const struct piece_case wimm_cases[] = {
@@ -2675,6 +2749,8 @@ static struct kunit_case rmp_req_cases[] = {
 	KUNIT_CASE(rmp_req_timer__runs_while_sprayed_in_flight),
 	KUNIT_CASE(rmp_req_next__full_window_sends_on),
 	KUNIT_CASE(rmp_req_timer__overdue_psn_sent_again),
+	KUNIT_CASE(rmp_req_timer__ack_timeout_waits_the_round_trip),
+	KUNIT_CASE(rmp_req_timer__probe_waits_the_round_trip),
 	KUNIT_CASE_PARAM(rmp_req__random_link, sim_gen_params),
 	{}
 };
