@@ -1187,12 +1187,14 @@ static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
 
 	if (!at || now < at)
 		return 0;
-	if (rmp_sb_recheck(r->sb, r->paths, r->una, r->sent_psn, now) ||
-	    rmp_sb_probes_expired(r->sb, r->paths, r->una, r->sent_psn, now,
+	live = r->paths->live_mask;
+	if (rmp_sb_recheck(r->sb, r->paths, r->una, r->sent_psn, now))
+		ev = RMP_REQ_EV_SEND;
+	rmp_paths_tick(r->paths, now);
+	/* What a probe may take follows the paths left alive. */
+	if (rmp_sb_probes_expired(r->sb, r->paths, r->una, r->sent_psn, now,
 				  rmp_req_probe_wait(r)))
 		ev = RMP_REQ_EV_SEND;
-	live = r->paths->live_mask;
-	rmp_paths_tick(r->paths, now);
 	ev |= rmp_req_dead_paths(r, live, now);
 	r->probes |= rmp_paths_probes_due(r->paths, now);
 	return ev;
