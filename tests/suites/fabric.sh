@@ -200,12 +200,13 @@ report() {
 	printf '%s\n' "$REPORT" | sed 's/^/# /'
 }
 
-# spine_fails K HOW: spine K fails HOW ("blackhole": every packet towards
-# it silently dropped; "down": its links down, so the leaves route
-# around it) or, with HOW "back", comes back.
+# spine_fails K HOW [LEAF]: spine K fails HOW ("blackhole": every packet
+# towards it silently dropped; "down": its links down, so the leaves
+# route around it) or, with HOW "back", comes back; at LEAF's end of its
+# links only, or at both leaves' (leafa's first).
 spine_fails() {
 	local leaf
-	for leaf in leafa leafb; do
+	for leaf in ${3:-leafa leafb}; do
 		case $2 in
 		blackhole) tc -n $leaf qdisc replace dev "sp$1" root netem \
 			loss 100% ;;
@@ -251,10 +252,11 @@ varying_delay() {
 
 # blackhole_sampled PREFIX: during flows (one QP), spine 2 blackholed
 # from 8 s to 12 s (a new QP's paths take a few seconds to settle on the
-# spines: the balance epochs); meanwhile s1's acknowledged PSN sampled as fast as
-# rdma answers, "time PSN" a line (the middle of the reading), into
-# PREFIX.samples; the clock at the blackhole into PREFIX.failed; the path
-# changes traced into PREFIX.trace, the blackhole marked in it (the
+# spines: the balance epochs); meanwhile s1's acknowledged PSN sampled as
+# fast as rdma answers, "time PSN" a line (the middle of the reading),
+# into PREFIX.samples; the clock once the senders' leaf blackholed spine
+# 2 into PREFIX.failed; the path changes traced into PREFIX.trace, that
+# moment marked in it (the
 # trace's clock is not the wall clock); SPINE2_BACK_SHARE, the percentage
 # of the spines' bytes spine 2 carried in the last second or more, once
 # back. The window is the whole sampling.
@@ -268,9 +270,13 @@ blackhole_sampled() {
 	done >"$1.samples") &
 	sampler=$!
 	sleep 8
+	# Marked once the data's way through spine 2 is dark: a tc command
+	# takes a while to start in the emulated guest (a third of a second
+	# between the mark and the first packet lost, when marked before).
+	spine_fails 2 blackhole leafa
 	echo "$EPOCHREALTIME" >"$1.failed"
 	echo "rmp-fabric blackhole" >"$trace/trace_marker"
-	spine_fails 2 blackhole
+	spine_fails 2 blackhole leafb
 	sleep 4
 	spine_fails 2 back
 	local k back_bytes=() back_total=0
