@@ -193,26 +193,28 @@ u32 rmp_paths_nth_live(const struct rmp_paths *ps, u32 n)
 }
 
 /**
- * rmp_paths_rto() - the longest round trip the live paths' estimates
- *	explain
+ * rmp_paths_wait() - how long a timer waits, at least, for what the live
+ *	paths carry
  * @ps: the path set
+ * @least: the timer's own time (ns)
  *
  * What a packet on any live path may take before its lateness says
  * something: the timers that would otherwise misread a queue that builds
- * up for a loss wait at least this long.
+ * up for a loss (the requester's ACK timer, a probe's wait) run this long
+ * if it is longer than their own time.
  *
- * Return: the largest rmp_path_rto() of a live path (ns), 0 before any
- * sample.
+ * Return: the largest rmp_path_rto() of a live path, or @least if larger
+ * (ns).
  */
-u64 rmp_paths_rto(const struct rmp_paths *ps)
+u64 rmp_paths_wait(const struct rmp_paths *ps, u64 least)
 {
-	u64 rto = 0;
+	u64 wait = least;
 	u32 i;
 
 	for (i = 0; i < ps->cfg.npaths; i++)
-		if (rmp_paths_live(ps, i) && rmp_path_rto(&ps->path[i]) > rto)
-			rto = rmp_path_rto(&ps->path[i]);
-	return rto;
+		if (rmp_paths_live(ps, i) && rmp_path_rto(&ps->path[i]) > wait)
+			wait = rmp_path_rto(&ps->path[i]);
+	return wait;
 }
 
 /* The live path after @from in index order, wrapping; @from if none. */

@@ -131,7 +131,7 @@ struct rmp_path {
  * @dead_after_ns: a live path with packets in flight and no delivery for
  *	this long, or for rmp_path_rto() if longer, is dead
  * @probe_every_ns: a dead path is probed this often; a probe is lost
- *	after as long, or after rmp_paths_rto() if longer
+ *	after as long, or longer if rmp_paths_wait() says so
  * @flowlet_gap_ns: the gap that ends a flowlet (%RMP_SPRAY_FLOWLET)
  * @late_news: deliveries are learnt of late and in batches (a READ
  *	responder's reports), so the times they are learnt at say nothing of
@@ -214,7 +214,7 @@ static inline bool rmp_paths_live(const struct rmp_paths *ps, u32 idx)
 
 int rmp_paths_init(struct rmp_paths *ps, const struct rmp_paths_cfg *cfg);
 u32 rmp_paths_nth_live(const struct rmp_paths *ps, u32 n);
-u64 rmp_paths_rto(const struct rmp_paths *ps);
+u64 rmp_paths_wait(const struct rmp_paths *ps, u64 least);
 u32 rmp_paths_pick(struct rmp_paths *ps, u64 now);
 void rmp_paths_sent(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now);
 void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,

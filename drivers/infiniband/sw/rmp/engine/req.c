@@ -173,9 +173,8 @@ u64 rmp_req_timeout_ns(u8 code)
  */
 static u64 rmp_req_ack_wait(const struct rmp_req *r)
 {
-	u64 rto = r->paths ? rmp_paths_rto(r->paths) : 0;
-
-	return rto > r->timeout_ns ? rto : r->timeout_ns;
+	return r->paths ? rmp_paths_wait(r->paths, r->timeout_ns) :
+			  r->timeout_ns;
 }
 
 /**
@@ -1158,19 +1157,18 @@ static u64 rmp_req_sooner(u64 d, u64 at)
  */
 static u64 rmp_req_probe_wait(const struct rmp_req *r)
 {
-	u64 rto = rmp_paths_rto(r->paths);
-
-	return rto > r->paths->cfg.probe_every_ns ? rto :
-	       r->paths->cfg.probe_every_ns;
+	return rmp_paths_wait(r->paths, r->paths->cfg.probe_every_ns);
 }
 
 /*
- * Multipath: the path set's next event, the oldest probe's expiry, or
- * when the next PSN in flight becomes overdue.
+ * Multipath: the path set's next event, the oldest probe's expiry (its
+ * wait looked at only while probes are in flight: this runs after every
+ * run of the transport), or when the next PSN in flight becomes overdue.
  */
 static u64 rmp_req_paths_deadline(const struct rmp_req *r)
 {
-	u64 probe = rmp_sb_probe_deadline(r->sb, rmp_req_probe_wait(r));
+	u64 probe = r->sb->nprobes ?
+		    rmp_sb_probe_deadline(r->sb, rmp_req_probe_wait(r)) : 0;
 	u64 at = rmp_req_sooner(rmp_paths_deadline(r->paths), probe);
 
 	return rmp_req_sooner(at, r->sb->recheck_ns);

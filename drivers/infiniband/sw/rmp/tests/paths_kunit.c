@@ -467,21 +467,24 @@ static void rmp_paths_tick__slow_path_silence_waits_its_round_trip(struct kunit 
 }
 
 /*
- * The path set's round trip is its slowest live path's: dead paths and
- * paths with no sample do not count.
+ * A timer's wait is its own time or the slowest live path's round trip
+ * and four deviations, whichever is longer: dead paths and paths with no
+ * sample do not count.
  */
-static void rmp_paths_rto__slowest_live_path(struct kunit *test)
+static void rmp_paths_wait__slowest_live_path(struct kunit *test)
 {
 	struct rmp_paths *ps = new_set(test);
 
 	setup(test, ps, 3, RMP_SPRAY_RR);
-	KUNIT_EXPECT_EQ(test, rmp_paths_rto(ps), 0);
+	KUNIT_EXPECT_EQ(test, rmp_paths_wait(ps, 0), 0);
+	KUNIT_EXPECT_EQ(test, rmp_paths_wait(ps, MS), MS);
 	roundtrip(ps, 0, MS, 2 * MS, false);
 	roundtrip(ps, 1, MS, 6 * MS, false);
 	/* First samples: rttvar is half the RTT, the RTO three RTTs. */
-	KUNIT_EXPECT_EQ(test, rmp_paths_rto(ps), 18 * MS);
+	KUNIT_EXPECT_EQ(test, rmp_paths_wait(ps, MS), 18 * MS);
+	KUNIT_EXPECT_EQ(test, rmp_paths_wait(ps, 20 * MS), 20 * MS);
 	rmp_paths_silent_kill(ps, 1, 10 * MS);
-	KUNIT_EXPECT_EQ(test, rmp_paths_rto(ps), 6 * MS);
+	KUNIT_EXPECT_EQ(test, rmp_paths_wait(ps, MS), 6 * MS);
 }
 
 static void rmp_paths_lost__losses_in_a_row_kill(struct kunit *test)
@@ -886,7 +889,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_tick__all_silent_none_dies),
 	KUNIT_CASE(rmp_paths_tick__delivery_restarts_the_clock),
 	KUNIT_CASE(rmp_paths_tick__slow_path_silence_waits_its_round_trip),
-	KUNIT_CASE(rmp_paths_rto__slowest_live_path),
+	KUNIT_CASE(rmp_paths_wait__slowest_live_path),
 	KUNIT_CASE(rmp_paths_lost__losses_in_a_row_kill),
 	KUNIT_CASE(rmp_paths_kill__last_path_lives),
 	KUNIT_CASE(rmp_paths_probe__revives),

@@ -2065,7 +2065,7 @@ static void rmp_req_timer__ack_timeout_waits_the_round_trip(struct kunit *test)
 	u32 k;
 
 	now = sp_learn_rtt(test, e, 0, 5 * T);
-	rto = rmp_paths_rto(&e->ps);
+	rto = rmp_paths_wait(&e->ps, 0);
 	KUNIT_ASSERT_GT(test, rto, e->r.timeout_ns);
 	KUNIT_ASSERT_GE(test, rmp_req_post(&e->r, RMP_REQ_WRITE,
 					   SP_PATHS * MTU, 0), 0);
@@ -2092,7 +2092,7 @@ static void rmp_req_timer__probe_waits_the_round_trip(struct kunit *test)
 	u32 k;
 
 	now = sp_learn_rtt(test, e, 0, 5 * T);
-	rto = rmp_paths_rto(&e->ps);
+	rto = rmp_paths_wait(&e->ps, 0);
 	KUNIT_ASSERT_GT(test, rto, e->ps.cfg.probe_every_ns);
 	rmp_paths_silent_kill(&e->ps, 1, now);
 	sent = now + e->ps.cfg.probe_every_ns;
