@@ -254,9 +254,9 @@ varying_delay() {
 # from 8 s to 12 s (a new QP's paths take a few seconds to settle on the
 # spines: the balance epochs); meanwhile s1's acknowledged PSN sampled as
 # fast as rdma answers, "time PSN" a line (the middle of the reading),
-# into PREFIX.samples; the clock once the senders' leaf blackholed spine
-# 2 into PREFIX.failed; the path changes traced into PREFIX.trace, that
-# moment marked in it (the
+# into PREFIX.samples; the clock as the senders' leaf starts to blackhole
+# spine 2 into PREFIX.failed; the path changes traced into PREFIX.trace,
+# that moment and the one the leaf's tc returned marked in it (the
 # trace's clock is not the wall clock); SPINE2_BACK_SHARE, the percentage
 # of the spines' bytes spine 2 carried in the last second or more, once
 # back. The window is the whole sampling.
@@ -270,12 +270,13 @@ blackhole_sampled() {
 	done >"$1.samples") &
 	sampler=$!
 	sleep 8
-	# Marked once the data's way through spine 2 is dark: a tc command
-	# takes a while to start in the emulated guest (a third of a second
-	# between the mark and the first packet lost, when marked before).
-	spine_fails 2 blackhole leafa
+	# Marked before and after the data's way through spine 2 goes dark:
+	# a tc command takes a third of a second to start in the emulated
+	# guest, and paths may die before it returns.
 	echo "$EPOCHREALTIME" >"$1.failed"
 	echo "rmp-fabric blackhole" >"$trace/trace_marker"
+	spine_fails 2 blackhole leafa
+	echo "rmp-fabric blackhole set" >"$trace/trace_marker"
 	spine_fails 2 blackhole leafb
 	sleep 4
 	spine_fails 2 back
@@ -300,19 +301,23 @@ blackhole_sampled() {
 }
 
 # failover_figures PREFIX MTU: from blackhole_sampled's files, "before
-# detect after": the goodput over the 2 s before the blackhole (Mbit/s),
-# the time from it to rmp_s1's first path death after it (ms, by the
-# trace's clock; paths also die of congestion), and the goodput from
-# 200 ms after that death for 1.5 s (Mbit/s).
+# detect after set": the goodput over the 2 s before the blackhole
+# (Mbit/s), the time from its start to rmp_s1's first path death after
+# it (ms, by the trace's clock; paths also die of congestion), the
+# goodput from 200 ms after that death for 1.5 s (Mbit/s), and the time
+# from the leaf's tc returning to that death (ms, negative if before).
 failover_figures() {
-	local died failed
-	failed=$(grep 'tracing_mark_write: rmp-fabric blackhole' "$1.trace" |
+	local died failed set
+	failed=$(grep 'tracing_mark_write: rmp-fabric blackhole$' "$1.trace" |
+		sed -E 's/.* ([0-9]+\.[0-9]+): tracing_mark_write:.*/\1/')
+	set=$(grep 'tracing_mark_write: rmp-fabric blackhole set' "$1.trace" |
 		sed -E 's/.* ([0-9]+\.[0-9]+): tracing_mark_write:.*/\1/')
 	died=$(grep 'rmp_s1 qpn .* died' "$1.trace" |
 		sed -E 's/.* ([0-9]+\.[0-9]+): rmp_path:.*/\1/' |
 		awk -v failed="${failed:-0}" '$1 > failed { print; exit }')
-	[ -n "$failed" ] && [ -n "$died" ] || { echo "none"; return 1; }
-	awk -v died="$died" -v failed="$failed" -v mtu="$2" '
+	[ -n "$failed" ] && [ -n "$died" ] && [ -n "$set" ] ||
+		{ echo "none"; return 1; }
+	awk -v died="$died" -v failed="$failed" -v set="$set" -v mtu="$2" '
 		function mbit(a, b) { return (p[b] - p[a] + 16777216) % 16777216 * mtu * 8 / (t[b] - t[a]) / 1e6 }
 		FILENAME == ARGV[1] { t0 = $1; td = $1 + died - failed; next }
 		{ n++; t[n] = $1; p[n] = $2 }
@@ -322,7 +327,8 @@ failover_figures() {
 			for (i = 1; i <= n && t[i] < td + 0.2; i++) a = i + 1
 			for (i = 1; i <= n && t[i] <= td + 1.7; i++) b = i
 			if (!first || b <= a) { print "none"; exit 1 }
-			printf "%.2f %d %.2f\n", mbit(first, last), (td - t0) * 1000, mbit(a, b) }' \
+			printf "%.2f %d %.2f %d\n", mbit(first, last), (td - t0) * 1000,
+				mbit(a, b), (died - set) * 1000 }' \
 		"$1.failed" "$1.samples"
 }
 
@@ -443,10 +449,11 @@ if wanted blackhole; then
 		grep -o '[0-9]*$')
 	# (No process substitution: the guest's /dev has no /dev/fd.)
 	figures=$(failover_figures "${FAILOVER_PREFIX:-none}" "${mtu:-1024}")
-	if [ "$figures" != none ] && read -r before detect after <<<"$figures"; then
+	if [ "$figures" != none ] &&
+		read -r before detect after set <<<"$figures"; then
 		left=$(((spines - 1) * ${rate%mbit}))
-		printf '# blackhole: %s Mbit/s before, detected in %s ms, %s Mbit/s from 200 ms after: %s of the %s Mbit/s left\n' \
-			"$before" "$detect" "$after" "$(share "$after" "$left")" "$left"
+		printf '# blackhole: %s Mbit/s before, detected in %s ms (%s ms after tc on leafa returned), %s Mbit/s from 200 ms after: %s of the %s Mbit/s left\n' \
+			"$before" "$detect" "$set" "$after" "$(share "$after" "$left")" "$left"
 		check "blackhole: goodput from 200 ms after detection $(share "$after" "$left") of the spines left, $recovered_min at least" \
 			at_least "$(share "$after" "$left")" "$recovered_min"
 	else
