@@ -168,7 +168,7 @@ static void scoreboard_sack_every_16(void)
 	failures += !!rmp_sb_init(&sb, sb_rec, RMP_RXWIN_MAX);
 	for (psn = 0; psn < PACKETS; psn++) {
 		t += 100;
-		rmp_sb_sent(&sb, &paths, psn, 1024, psn % 8, false, t);
+		rmp_sb_sent(&sb, &paths, psn, 1024, psn % 8, RMP_SB_NO_PROBE, t);
 		if (psn - una + 1 == inflight) {
 			rmp_sb_acked(&sb, &paths, una, una + 1, t);
 			una++;

@@ -202,8 +202,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_CHECK((pkt.kind == RMP_REQ_WRITE &&
 					    pkt.pos == RMP_REQ_ONLY) ||
 					   pkt.kind == RMP_REQ_SEND);
+				/* A path's port, or a path's home it probes. */
 				for (i = 0; i < pcfg.npaths; i++)
-					if (ps.path[i].sport == pkt.sport)
+					if (ps.path[i].sport == pkt.sport ||
+					    ps.path[i].home_sport == pkt.sport)
 						break;
 				FUZZ_CHECK(i < pcfg.npaths);
 			}

@@ -44,6 +44,7 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_PATH_DEATHS] = { .name = "path_deaths" },
 	[RMP_CNT_PATH_REVIVALS] = { .name = "path_revivals" },
 	[RMP_CNT_PATH_REPLACED] = { .name = "path_replaced" },
+	[RMP_CNT_PATH_HOMECOMINGS] = { .name = "path_homecomings" },
 	[RMP_CNT_RX_ECN_ECHOES] = { .name = "rx_ecn_echoes" },
 	[RMP_CNT_RX_ECN_MARKED] = { .name = "rx_ecn_marked" },
 	[RMP_CNT_TX_CNPS] = { .name = "tx_cnps" },
@@ -79,8 +80,10 @@ void rmp_stats_paths_start(struct rmp_stats_paths_seen *seen,
 
 	memset(seen, 0, sizeof(*seen));
 	seen->live = ps->live_mask;
-	for (i = 0; i < ps->cfg.npaths; i++)
+	for (i = 0; i < ps->cfg.npaths; i++) {
 		seen->sport[i] = ps->path[i].sport;
+		seen->home[i] = ps->path[i].home_sport;
+	}
 }
 
 /**
@@ -91,15 +94,16 @@ void rmp_stats_paths_start(struct rmp_stats_paths_seen *seen,
  * @ps: its path set (a requester's, or a responder's for READ responses)
  * @seen: what was seen of it last time; updated
  *
- * Path deaths, revivals and entropy replacements since last time go to
- * the device's counters, and each path that changed is traced
- * (``rmp_path``, one event per path and kind at most).
+ * Path deaths, revivals, entropy replacements and returns to a home port
+ * since last time go to the device's counters, and each path that
+ * changed is traced (``rmp_path``, one event per path and kind at most;
+ * a new port is ``home`` if it is the home the path had).
  */
 void rmp_stats_paths(struct rmp_stats *s, const char *dev, u32 qpn,
 		     const struct rmp_paths *ps,
 		     struct rmp_stats_paths_seen *seen)
 {
-	u64 deaths = 0, revivals = 0, replaced = 0, changed;
+	u64 deaths = 0, revivals = 0, replaced = 0, homecomings = 0, changed;
 	const struct rmp_path *p;
 	u32 i;
 
@@ -109,22 +113,28 @@ void rmp_stats_paths(struct rmp_stats *s, const char *dev, u32 qpn,
 		deaths += p->stats.deaths;
 		revivals += p->stats.revivals;
 		replaced += p->stats.replaced;
+		homecomings += p->stats.homecomings;
 		if (changed >> i & 1)
 			trace_rmp_path(dev, qpn, i, p->sport,
 				       rmp_paths_live(ps, i) ?
 				       RMP_PATH_REVIVED : RMP_PATH_DIED);
 		if (p->sport != seen->sport[i])
 			trace_rmp_path(dev, qpn, i, p->sport,
-				       RMP_PATH_REPLACED);
+				       p->sport == seen->home[i] ?
+				       RMP_PATH_HOME : RMP_PATH_REPLACED);
 		seen->sport[i] = p->sport;
+		seen->home[i] = p->home_sport;
 	}
 	seen->live = ps->live_mask;
 	rmp_stats_add(s, RMP_CNT_PATH_DEATHS, deaths - seen->deaths);
 	rmp_stats_add(s, RMP_CNT_PATH_REVIVALS, revivals - seen->revivals);
 	rmp_stats_add(s, RMP_CNT_PATH_REPLACED, replaced - seen->replaced);
+	rmp_stats_add(s, RMP_CNT_PATH_HOMECOMINGS,
+		      homecomings - seen->homecomings);
 	seen->deaths = deaths;
 	seen->revivals = revivals;
 	seen->replaced = replaced;
+	seen->homecomings = homecomings;
 }
 
 /**

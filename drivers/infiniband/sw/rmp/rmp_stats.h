@@ -44,6 +44,7 @@ enum rmp_counter {
 	RMP_CNT_PATH_DEATHS,
 	RMP_CNT_PATH_REVIVALS,
 	RMP_CNT_PATH_REPLACED,
+	RMP_CNT_PATH_HOMECOMINGS,
 	RMP_CNT_RX_ECN_ECHOES,
 	RMP_CNT_RX_ECN_MARKED,
 	RMP_CNT_TX_CNPS,
@@ -103,15 +104,19 @@ static inline void rmp_stats_inc(struct rmp_stats *s, enum rmp_counter i)
  * @deaths: deaths of its paths already added to the device's counters
  * @revivals: revivals already added
  * @replaced: entropy replacements already added
+ * @homecomings: paths that went back to their home port, already added
  * @live: the live paths when last looked at, for tracing changes
  * @sport: each path's UDP source port when last looked at
+ * @home: each path's home port when last looked at (0: none)
  */
 struct rmp_stats_paths_seen {
 	u64 deaths;
 	u64 revivals;
 	u64 replaced;
+	u64 homecomings;
 	u64 live;
 	u16 sport[RMP_PATHS_MAX];
+	u16 home[RMP_PATHS_MAX];
 };
 
 int rmp_stats_init(struct rmp_stats *s);

@@ -13,11 +13,14 @@
  * @RMP_PATH_DIED: it stopped delivering; its packets go on the others
  * @RMP_PATH_REVIVED: a probe (or a late packet) got through
  * @RMP_PATH_REPLACED: its entropy (UDP source port) was replaced
+ * @RMP_PATH_HOME: it went back to the port its failed probes had given
+ *	up: a probe found that route working again
  */
 enum rmp_path_change {
 	RMP_PATH_DIED,
 	RMP_PATH_REVIVED,
 	RMP_PATH_REPLACED,
+	RMP_PATH_HOME,
 };
 #endif /* RMP_TRACE_ENUMS */
 
@@ -29,6 +32,7 @@ enum rmp_path_change {
 TRACE_DEFINE_ENUM(RMP_PATH_DIED);
 TRACE_DEFINE_ENUM(RMP_PATH_REVIVED);
 TRACE_DEFINE_ENUM(RMP_PATH_REPLACED);
+TRACE_DEFINE_ENUM(RMP_PATH_HOME);
 
 TRACE_EVENT(rmp_path,
 	TP_PROTO(const char *dev, u32 qpn, u32 path, u16 sport,
@@ -53,7 +57,8 @@ TRACE_EVENT(rmp_path,
 		  __print_symbolic(__entry->change,
 				   { RMP_PATH_DIED, "died" },
 				   { RMP_PATH_REVIVED, "revived" },
-				   { RMP_PATH_REPLACED, "replaced" }))
+				   { RMP_PATH_REPLACED, "replaced" },
+				   { RMP_PATH_HOME, "home" }))
 );
 
 #endif /* RMP_TRACE_H */

@@ -27,7 +27,16 @@
  * (rmp_paths_probes_due()), and a delivered probe brings it back. After
  * %RMP_PATHS_REPLACE_PROBES lost probes in a row (rmp_paths_probe_lost())
  * its entropy is replaced, in case the route, not the link, is what
- * failed.
+ * failed. The port given up stays the path's home: while the path runs
+ * on the fresh one, a new packet goes from the home every
+ * %RMP_PATHS_HOME_EVERY probe periods (rmp_paths_homes_due()), and the
+ * first that gets through in half the fresh port's round trip
+ * (rmp_paths_home_delivered()) takes the path back there. A link that came back thus gets its paths again, as many as
+ * before, where fresh ports would have left it to chance (they land on
+ * the links left, and only exploring finds the link again). After
+ * %RMP_PATHS_HOME_PROBES lost ones (rmp_paths_home_lost(), which blames
+ * no path) the home is forgotten. A path set that learns late
+ * (&rmp_paths_cfg.late_news) keeps no home.
  * The last live path never dies, and silence kills no path while no path
  * delivers what was sent since: when every path stops delivering, the
  * fault is not one path's (the peer, its link, the whole fabric), and the
@@ -108,10 +117,9 @@ static u16 rmp_paths_fresh_sport(struct rmp_paths *ps)
 }
 
 /* Give @p a fresh entropy value; what was learnt of the old one goes. */
-static void rmp_paths_replace(struct rmp_paths *ps, struct rmp_path *p,
-			      u64 now)
+static void rmp_paths_take_port(struct rmp_path *p, u16 sport, u64 now)
 {
-	p->sport = rmp_paths_fresh_sport(ps);
+	p->sport = sport;
 	p->entropy_ns = now;
 	p->failed_probes = 0;
 	p->losses = 0;
@@ -119,6 +127,12 @@ static void rmp_paths_replace(struct rmp_paths *ps, struct rmp_path *p,
 	p->rttvar_ns = 0;
 	p->ecn = 0;
 	p->hot = 0;
+}
+
+static void rmp_paths_replace(struct rmp_paths *ps, struct rmp_path *p,
+			      u64 now)
+{
+	rmp_paths_take_port(p, rmp_paths_fresh_sport(ps), now);
 	p->stats.replaced++;
 }
 
@@ -438,9 +452,105 @@ void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx, u64 now)
 
 	rmp_paths_resolved(p);
 	p->stats.lost++;
-	if (!rmp_paths_live(ps, idx) &&
-	    ++p->failed_probes >= RMP_PATHS_REPLACE_PROBES)
-		rmp_paths_replace(ps, p, now);
+	if (rmp_paths_live(ps, idx) ||
+	    ++p->failed_probes < RMP_PATHS_REPLACE_PROBES)
+		return;
+	/*
+	 * The first port given up is the home: the others never worked.
+	 * A path set that learns late (READ responses) has none yet.
+	 */
+	if (!p->home_sport && !ps->cfg.late_news) {
+		p->home_sport = p->sport;
+		p->home_failed = 0;
+		p->home_since_ns = now;
+		p->home_probe_ns = now + RMP_PATHS_HOME_EVERY *
+					 ps->cfg.probe_every_ns;
+	}
+	rmp_paths_replace(ps, p, now);
+}
+
+/**
+ * rmp_paths_homes_due() - the paths whose home port is due a probe
+ * @ps: the path set
+ * @now: the time (ns)
+ *
+ * The caller sends one new packet from each home port
+ * (rmp_paths_take_home()) and reports it with rmp_paths_home_delivered()
+ * or rmp_paths_home_lost(), not as the path's own; each home's next probe
+ * is then due %RMP_PATHS_HOME_EVERY probe periods later.
+ *
+ * Return: bit i set for path i, 0 if no home probe is due.
+ */
+u64 rmp_paths_homes_due(struct rmp_paths *ps, u64 now)
+{
+	u64 due = 0;
+	u32 i;
+
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		struct rmp_path *p = &ps->path[i];
+
+		if (p->home_sport && p->home_probe_ns <= now) {
+			p->home_probe_ns = now + RMP_PATHS_HOME_EVERY *
+						 ps->cfg.probe_every_ns;
+			due |= 1ULL << i;
+		}
+	}
+	return due;
+}
+
+/**
+ * rmp_paths_home_delivered() - a probe of a path's home port got through
+ * @ps: the path set
+ * @idx: the path
+ * @sent_ns: when the probe was sent
+ * @now: the time (ns)
+ *
+ * The route is back: the path takes its home port again, live, its
+ * estimates started over, and has no home any more, if the probe's round
+ * trip took at most half the smoothed one of the path's current port
+ * (or that port has none yet). A home no faster than that is congested,
+ * not back from a failure (probes are lost in a queue that overflows as
+ * on a dark link): going there would undo what balance did, so the probe
+ * counts as a lost one (rmp_paths_home_lost()). A probe sent before the
+ * home was taken says nothing.
+ */
+void rmp_paths_home_delivered(struct rmp_paths *ps, u32 idx, u64 sent_ns,
+			      u64 now)
+{
+	struct rmp_path *p = &ps->path[idx];
+
+	if (!p->home_sport || sent_ns < p->home_since_ns)
+		return;
+	if (p->srtt_ns && 2 * (now - sent_ns) > p->srtt_ns) {
+		rmp_paths_home_lost(ps, idx, sent_ns);
+		return;
+	}
+	rmp_paths_take_port(p, p->home_sport, now);
+	p->home_sport = 0;
+	p->stats.homecomings++;
+	if (!rmp_paths_live(ps, idx)) {
+		ps->live_mask |= 1ULL << idx;
+		ps->credit[idx] = 0;
+		p->stats.revivals++;
+	}
+}
+
+/**
+ * rmp_paths_home_lost() - a probe of a path's home port was lost
+ * @ps: the path set
+ * @idx: the path
+ * @sent_ns: when the probe was sent
+ *
+ * The path itself is not blamed; after %RMP_PATHS_HOME_PROBES such losses
+ * the home is forgotten.
+ */
+void rmp_paths_home_lost(struct rmp_paths *ps, u32 idx, u64 sent_ns)
+{
+	struct rmp_path *p = &ps->path[idx];
+
+	if (p->home_sport && sent_ns >= p->home_since_ns &&
+	    ++p->home_failed >= RMP_PATHS_HOME_PROBES)
+		p->home_sport = 0;
 }
 
 /*
@@ -678,6 +788,11 @@ u64 rmp_paths_deadline(const struct rmp_paths *ps)
 					p->next_probe_ns;
 		if (!first || at < first)
 			first = at;
+	}
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		if (p->home_sport && (!first || p->home_probe_ns < first))
+			first = p->home_probe_ns;
 	}
 	return first;
 }

@@ -16,6 +16,15 @@
 #define RMP_PATHS_DEAD_LOSSES		3
 /* Failed probes of a dead path after which its entropy is replaced. */
 #define RMP_PATHS_REPLACE_PROBES	3
+/*
+ * A path whose port was replaced after its probes failed keeps that port
+ * as its home, probed every this many probe periods while the path runs
+ * on the fresh one; a probe that gets through takes the path home (the
+ * route is back). After %RMP_PATHS_HOME_PROBES lost probes the home is
+ * forgotten.
+ */
+#define RMP_PATHS_HOME_EVERY		16
+#define RMP_PATHS_HOME_PROBES		64
 /* Fixed-point one for ECN fractions (rmp_path.ecn). */
 #define RMP_PATHS_ONE			1024
 /*
@@ -62,6 +71,7 @@ enum rmp_spray {
  * @deaths: times it was declared dead
  * @revivals: times a probe brought it back
  * @replaced: times its entropy was replaced with a fresh value
+ * @homecomings: times a probe of its home port took it back there
  * @sent_bytes: payload bytes sent on it (probes and packets sent again
  *	included)
  * @delivered_bytes: payload bytes of the packets the receiver acknowledged
@@ -74,6 +84,7 @@ struct rmp_path_stats {
 	u64 deaths;
 	u64 revivals;
 	u64 replaced;
+	u64 homecomings;
 	u64 sent_bytes;
 	u64 delivered_bytes;
 };
@@ -99,8 +110,14 @@ struct rmp_path_stats {
  * @epoch_marked: of those, ECN marked
  * @hot: balance epochs in a row it ended clearly more marked than the
  *	other paths
+ * @home_failed: probes of @home_sport lost since it became the home
+ * @home_sport: the port its probes gave up for a fresh one (0: none),
+ *	probed now and then to come back to (%RMP_PATHS_HOME_EVERY)
  * @rttvar_ns: smoothed mean deviation of the round-trip time from
  *	@srtt_ns
+ * @home_since_ns: when @home_sport was left: a probe of it sent before
+ *	says nothing
+ * @home_probe_ns: when @home_sport is probed next
  * @stats: counters
  */
 struct rmp_path {
@@ -116,7 +133,11 @@ struct rmp_path {
 	u32 epoch_delivered;
 	u32 epoch_marked;
 	u8 hot;
+	u8 home_failed;
+	u16 home_sport;
 	u32 rttvar_ns;
+	u64 home_since_ns;
+	u64 home_probe_ns;
 	struct rmp_path_stats stats;
 };
 
@@ -225,6 +246,10 @@ void rmp_paths_forget(struct rmp_paths *ps, u32 idx);
 void rmp_paths_tick(struct rmp_paths *ps, u64 now);
 void rmp_paths_silent_kill(struct rmp_paths *ps, u32 idx, u64 now);
 u64 rmp_paths_probes_due(struct rmp_paths *ps, u64 now);
+u64 rmp_paths_homes_due(struct rmp_paths *ps, u64 now);
+void rmp_paths_home_delivered(struct rmp_paths *ps, u32 idx, u64 sent_ns,
+			      u64 now);
+void rmp_paths_home_lost(struct rmp_paths *ps, u32 idx, u64 sent_ns);
 u64 rmp_paths_deadline(const struct rmp_paths *ps);
 
 /**
@@ -248,6 +273,28 @@ static inline int rmp_paths_take_probe(const struct rmp_paths *ps,
 	idx = rmp_ctz64(*due);
 	*due &= *due - 1;
 	return idx;
+}
+
+/**
+ * rmp_paths_take_home() - the path whose home port the next new packet
+ *	probes
+ * @ps: the path set
+ * @due: paths whose home is due a probe (rmp_paths_homes_due()); the one
+ *	returned is taken out, and so are those that have no home any more
+ *
+ * Return: the lowest path in @due with a home, or -ENOENT if none has.
+ */
+static inline int rmp_paths_take_home(const struct rmp_paths *ps, u64 *due)
+{
+	u32 idx;
+
+	while (*due) {
+		idx = rmp_ctz64(*due);
+		*due &= *due - 1;
+		if (ps->path[idx].home_sport)
+			return idx;
+	}
+	return -ENOENT;
 }
 
 #endif /* RMP_ENGINE_PATHS_H */

@@ -208,7 +208,8 @@ u32 rmp_rdp_pick(struct rmp_rdp *d, u32 psn, u32 len, u64 now)
 	if (state == RMP_SB_SENT)
 		d->stats.again++;
 	live = d->ps->live_mask;
-	rmp_sb_sent(d->sb, d->ps, psn, len, path, probe >= 0, now);
+	rmp_sb_sent(d->sb, d->ps, psn, len, path,
+		    probe >= 0 ? RMP_SB_PROBE_DEAD : RMP_SB_NO_PROBE, now);
 	if (!rmp_psn_before(psn, d->end))
 		d->end = rmp_psn_add(psn, 1);
 	if (live != d->ps->live_mask) {

@@ -267,6 +267,7 @@ int rmp_req_multipath(struct rmp_req *r, struct rmp_paths *ps,
 	r->sb = sb;
 	r->spray_end = r->una;
 	r->probes = 0;
+	r->homes = 0;
 	if (r->max_inflight > sb->mask + 1)
 		r->max_inflight = sb->mask + 1;
 	return 0;
@@ -1195,6 +1196,7 @@ static unsigned int rmp_req_paths_timer(struct rmp_req *r, u64 now)
 		ev = RMP_REQ_EV_SEND;
 	ev |= rmp_req_dead_paths(r, live, now);
 	r->probes |= rmp_paths_probes_due(r->paths, now);
+	r->homes |= rmp_paths_homes_due(r->paths, now);
 	return ev;
 }
 
@@ -1364,19 +1366,32 @@ int rmp_req_read_report(struct rmp_req *r, struct rmp_sack *s, u16 *sport)
 
 /*
  * Multipath: put a sprayed packet on a path and on the scoreboard. Only
- * new packets probe a dead path: a PSN sent again goes on a live one, or
- * a PSN whose probe failed could go on probing for ever.
+ * new packets probe a dead path, or a path's home port: a PSN sent again
+ * goes on a live path's port, or a PSN whose probe failed could go on
+ * probing for ever.
  */
 static void rmp_req_spray(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 {
-	int probe = pkt->retry ? -ENOENT :
-		    rmp_paths_take_probe(r->paths, &r->probes);
-	u32 path = probe >= 0 ? (u32)probe : rmp_paths_pick(r->paths, now);
+	enum rmp_sb_probe kind = RMP_SB_NO_PROBE;
+	int probe = -ENOENT;
+	u32 path;
 
-	pkt->sport = r->paths->path[path].sport;
+	if (!pkt->retry) {
+		probe = rmp_paths_take_probe(r->paths, &r->probes);
+		kind = RMP_SB_PROBE_DEAD;
+		if (probe < 0) {
+			probe = rmp_paths_take_home(r->paths, &r->homes);
+			kind = RMP_SB_PROBE_HOME;
+		}
+	}
+	if (probe < 0)
+		kind = RMP_SB_NO_PROBE;
+	path = probe >= 0 ? (u32)probe : rmp_paths_pick(r->paths, now);
+	pkt->sport = kind == RMP_SB_PROBE_HOME ?
+		     r->paths->path[path].home_sport :
+		     r->paths->path[path].sport;
 	pkt->sprayed = true;
-	rmp_sb_sent(r->sb, r->paths, pkt->psn, pkt->len, path, probe >= 0,
-		    now);
+	rmp_sb_sent(r->sb, r->paths, pkt->psn, pkt->len, path, kind, now);
 	if (!rmp_psn_before(pkt->psn, r->spray_end))
 		r->spray_end = rmp_psn_add(pkt->psn, 1);
 	r->stats.sprayed++;

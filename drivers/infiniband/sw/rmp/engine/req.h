@@ -379,6 +379,9 @@ struct rmp_req_stats {
  *	are not sprayed wait until everything before it is acknowledged
  * @probes: multipath: the dead paths due a probe, bit i for path i: each
  *	takes the next packet sprayed for the first time, the lowest first
+ * @homes: multipath: the paths whose home port is due a probe, bit i for
+ *	path i: each takes a packet sprayed for the first time once no
+ *	dead path waits for one
  * @plain_path: multipath: packets that are not sprayed go on the live
  *	path of this rank (rmp_paths_nth_live()); each ACK timeout moves
  *	them to the next
@@ -457,6 +460,7 @@ struct rmp_req {
 	bool send_spray;
 	u32 spray_end;
 	u64 probes;
+	u64 homes;
 	u32 plain_path;
 
 	struct rmp_dcqcn *pacer;

@@ -67,7 +67,7 @@ int rmp_sb_init(struct rmp_sb *sb, struct rmp_sb_rec *rec, u32 nrec)
 static void rmp_sb_settle(struct rmp_sb *sb, struct rmp_sb_rec *rec)
 {
 	if (rec->probe) {
-		rec->probe = false;
+		rec->probe = RMP_SB_NO_PROBE;
 		sb->nprobes--;
 	}
 }
@@ -86,7 +86,9 @@ static void rmp_sb_unlose(struct rmp_sb *sb, struct rmp_sb_rec *rec)
 static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
 			struct rmp_sb_rec *rec, bool blame, u64 now)
 {
-	if (!blame)
+	if (rec->probe == RMP_SB_PROBE_HOME)
+		rmp_paths_home_lost(ps, rec->path, rec->sent_ns);
+	else if (!blame)
 		rmp_paths_forget(ps, rec->path);
 	else if (rec->probe)
 		rmp_paths_probe_lost(ps, rec->path, now);
@@ -105,14 +107,15 @@ static void rmp_sb_lose(struct rmp_sb *sb, struct rmp_paths *ps,
  * @psn: the PSN, first sent or sent again
  * @len: its payload (bytes)
  * @path: the path it took
- * @probe: it probes @path, which is dead
+ * @probe: &enum rmp_sb_probe: what it probes
  * @now: the time (ns)
  *
  * A PSN sent again while its earlier copy was still counted in flight
- * counts that copy lost.
+ * counts that copy lost. A probe of @path's home port is not the path's:
+ * it takes no place in the path's sending order nor its count in flight.
  */
 void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
-		 u32 len, u32 path, bool probe, u64 now)
+		 u32 len, u32 path, enum rmp_sb_probe probe, u64 now)
 {
 	struct rmp_sb_rec *rec = rmp_sb_rec(sb, psn);
 
@@ -123,7 +126,7 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 	if (!rec->resent)
 		rec->overtaken = false;
 	rec->sent_ns = now;
-	rec->stamp = sb->stamp[path]++;
+	rec->stamp = sb->stamp[path];
 	rec->seq = sb->seq++;
 	rec->len = (u16)len;
 	rec->path = (u8)path;
@@ -132,6 +135,9 @@ void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
 	rec->state = RMP_SB_SENT;
 	if (probe && !sb->nprobes++)
 		sb->probe_sent_ns = now;
+	if (probe == RMP_SB_PROBE_HOME)
+		return;
+	sb->stamp[path]++;
 	rmp_paths_sent(ps, path, len, now);
 }
 
@@ -170,11 +176,15 @@ static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
 
 	if (rec->resent && rec->overtaken && now - rec->sent_ns < srtt / 2)
 		rmp_sb_spurious(sb, rec);
+	if (rec->probe == RMP_SB_PROBE_HOME) {
+		rmp_paths_home_delivered(ps, rec->path, rec->sent_ns, now);
+	} else {
+		rmp_paths_delivered(ps, rec->path, rec->len, now,
+				    now - rec->sent_ns, rec->ce);
+		if ((s32)(next - sb->delivered[rec->path]) > 0)
+			sb->delivered[rec->path] = next;
+	}
 	rmp_sb_settle(sb, rec);
-	rmp_paths_delivered(ps, rec->path, rec->len, now, now - rec->sent_ns,
-			    rec->ce);
-	if ((s32)(next - sb->delivered[rec->path]) > 0)
-		sb->delivered[rec->path] = next;
 	if (rec->resent)
 		return;
 	if ((s32)(rec->seq + 1 - sb->delivered_seq) > 0)
@@ -293,7 +303,9 @@ static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 				sb->recheck_ns = due;
 			}
 		} else {
-			lost = how == RMP_SB_ALL || rec->path == path;
+			lost = how == RMP_SB_ALL ||
+			       (rec->path == path &&
+				rec->probe != RMP_SB_PROBE_HOME);
 		}
 		if (!lost)
 			continue;

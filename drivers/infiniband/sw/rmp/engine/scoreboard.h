@@ -38,6 +38,19 @@ enum rmp_sb_state {
 };
 
 /**
+ * enum rmp_sb_probe - what a PSN probes, if anything
+ * @RMP_SB_NO_PROBE: nothing: it went on a live path's port
+ * @RMP_SB_PROBE_DEAD: its path, which is dead, on the path's port
+ * @RMP_SB_PROBE_HOME: its path's home port (&rmp_path.home_sport): its
+ *	fate is the home's, not the path's
+ */
+enum rmp_sb_probe {
+	RMP_SB_NO_PROBE,
+	RMP_SB_PROBE_DEAD,
+	RMP_SB_PROBE_HOME,
+};
+
+/**
  * struct rmp_sb_rec - one PSN's record
  * @sent_ns: when it was last sent
  * @stamp: its place in its path's sending order, from &rmp_sb.stamp
@@ -45,7 +58,7 @@ enum rmp_sb_state {
  * @len: its payload (bytes)
  * @path: the path it last took
  * @state: &enum rmp_sb_state
- * @probe: it went on a dead path to probe it, and is still in flight
+ * @probe: &enum rmp_sb_probe, while it is still in flight
  * @ce: the receiver echoed it CE marked (it is still in flight)
  * @resent: it was sent more than once: a delivery may be its first
  *	copy's, so its send time dates nothing
@@ -59,7 +72,7 @@ struct rmp_sb_rec {
 	u16 len;
 	u8 path;
 	u8 state;
-	bool probe;
+	u8 probe;
 	bool ce;
 	bool resent;
 	bool overtaken;
@@ -132,7 +145,7 @@ struct rmp_sb {
 
 int rmp_sb_init(struct rmp_sb *sb, struct rmp_sb_rec *rec, u32 nrec);
 void rmp_sb_sent(struct rmp_sb *sb, struct rmp_paths *ps, u32 psn,
-		 u32 len, u32 path, bool probe, u64 now);
+		 u32 len, u32 path, enum rmp_sb_probe probe, u64 now);
 void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
 		  u32 to, u64 now);
 u32 rmp_sb_sack(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end,

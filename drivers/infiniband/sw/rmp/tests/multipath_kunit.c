@@ -1248,6 +1248,58 @@ static void rmp_multipath__write_paths_revive(struct kunit *test)
 }
 
 /*
+ * A link dark long enough for its paths' probes to fail: they take fresh
+ * ports on the other links, keeping theirs as homes; once the link is
+ * back a probe of each home gets through and takes its path home, so the
+ * link carries its share again. The links left queue what the dark one
+ * carried (modelled as a longer delay): a home is taken only when it is
+ * the faster way, as the link back, empty, is.
+ */
+static void rmp_multipath__write_paths_go_home(struct kunit *test)
+{
+	const struct mp_case c = {
+		.name = "dark link, back at 12 ms",
+		.delay = { 20 * US, 20 * US, 20 * US, 20 * US },
+		.max_retrans = 400, .gap = 100 * US,
+	};
+	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+	u16 home[NPATHS];
+	u32 i, link, dark = 0, gone = 0, back = 0, off, bad = 0, before;
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	mp_setup(test, e, &c);
+	link = mp_busiest_link(e);
+	e->fwd[link].down_from = 1;
+	e->fwd[link].up_at = 12 * MS;
+	for (i = 0; i < LINKS; i++)
+		if (i != link)
+			e->fwd[i].delay = 120 * US;
+	for (i = 0; i < NPATHS; i++) {
+		home[i] = e->ps.path[i].sport;
+		dark += fab_link_of(home[i]) == link;
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, dark >= 2, "one path on link %u", link);
+	before = e->on_link[link];
+	mp_run(test, e, &c);
+	for (i = 0; i < NPATHS; i++) {
+		if (fab_link_of(home[i]) != link)
+			continue;
+		gone += e->ps.path[i].stats.replaced > 0;
+		back += e->ps.path[i].stats.homecomings > 0 &&
+			e->ps.path[i].sport == home[i];
+	}
+	for (off = 0; off < WQES * WQE_LEN; off++)
+		bad += e->remote[off] != pattern(off / WQE_LEN, off % WQE_LEN);
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, gone, dark);
+	KUNIT_EXPECT_EQ(test, back, dark);
+	KUNIT_EXPECT_GT(test, e->on_link[link], before);
+	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
+	kunit_info(test, "%u paths on the dark link took fresh ports, %u came home, %u packets on it, %u ms\n",
+		   gone, back, e->on_link[link], (u32)(e->now / MS));
+}
+
+/*
  * Weighted spraying over equal links, one of which marks every packet CE.
  * Without ECN echo the marked link carries its paths' share; with it the
  * marks come back in the SACKs, the paths on that link take a smaller
@@ -1418,6 +1470,7 @@ static struct kunit_case rmp_multipath_cases[] = {
 	KUNIT_CASE(rmp_multipath__dead_link_paths_die),
 	KUNIT_CASE(rmp_multipath__read_paths_revive),
 	KUNIT_CASE(rmp_multipath__write_paths_revive),
+	KUNIT_CASE(rmp_multipath__write_paths_go_home),
 	KUNIT_CASE(rmp_multipath__plain_traffic_leaves_a_dark_path),
 	KUNIT_CASE(rmp_multipath__read_responses_checked),
 	KUNIT_CASE(rmp_multipath__weighted_avoids_marked_link),

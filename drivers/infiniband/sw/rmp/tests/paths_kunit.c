@@ -624,6 +624,122 @@ static void rmp_paths_probe__lost_probes_replace_entropy(struct kunit *test)
 }
 
 /*
+ * Path @idx dies at @t and loses its probes until its port is replaced.
+ * Return: the time of the replacement.
+ */
+static u64 give_up_port(struct kunit *test, struct rmp_paths *ps, u32 idx,
+			u64 t)
+{
+	u64 due;
+	int i;
+
+	kill_path(ps, idx, t);
+	for (i = 0; i < RMP_PATHS_REPLACE_PROBES; i++) {
+		t += base_cfg.probe_every_ns;
+		due = rmp_paths_probes_due(ps, t);
+		KUNIT_ASSERT_EQ(test, rmp_paths_take_probe(ps, &due), (int)idx);
+		rmp_paths_sent(ps, idx, LEN, t);
+		rmp_paths_probe_lost(ps, idx, t);
+	}
+	KUNIT_ASSERT_EQ(test, ps->path[idx].stats.replaced, 1);
+	return t;
+}
+
+/*
+ * A path whose probes failed keeps the port it gave up as its home, due a
+ * probe every %RMP_PATHS_HOME_EVERY probe periods, not before; once one
+ * gets through (the route is back) it takes that port again, live, and
+ * has no home any more. A probe sent before the home was taken says
+ * nothing.
+ */
+static void rmp_paths_home__route_back_takes_the_path_home(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 every = RMP_PATHS_HOME_EVERY * base_cfg.probe_every_ns, t, due;
+	u16 home;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	home = ps->path[1].sport;
+	t = give_up_port(test, ps, 1, MS);
+	KUNIT_EXPECT_EQ(test, ps->path[1].home_sport, home);
+	KUNIT_EXPECT_NE(test, ps->path[1].sport, home);
+	KUNIT_EXPECT_LE(test, rmp_paths_deadline(ps), t + every);
+	KUNIT_EXPECT_EQ(test, rmp_paths_homes_due(ps, t + every - 1), 0ULL);
+	due = rmp_paths_homes_due(ps, t + every);
+	KUNIT_EXPECT_EQ(test, due, 1ULL << 1);
+	KUNIT_EXPECT_EQ(test, rmp_paths_take_home(ps, &due), 1);
+	KUNIT_EXPECT_EQ(test, rmp_paths_take_home(ps, &due), -ENOENT);
+	/* Not again until a period later. */
+	KUNIT_EXPECT_EQ(test, rmp_paths_homes_due(ps, t + every), 0ULL);
+
+	rmp_paths_home_delivered(ps, 1, t - 1, t + every + MS);
+	KUNIT_EXPECT_NE(test, ps->path[1].sport, home);
+	rmp_paths_home_delivered(ps, 1, t + every, t + every + MS);
+	KUNIT_EXPECT_EQ(test, ps->path[1].sport, home);
+	KUNIT_EXPECT_EQ(test, ps->path[1].home_sport, 0);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
+	KUNIT_EXPECT_EQ(test, ps->path[1].stats.homecomings, 1);
+	KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
+	KUNIT_EXPECT_EQ(test, rmp_paths_homes_due(ps, t + 10 * every), 0ULL);
+}
+
+/*
+ * A home whose probe gets through no faster than half the round trip of
+ * the path's current port is congested, not back: the path stays, and
+ * the probe counts towards forgetting the home. A faster one takes the
+ * path home.
+ */
+static void rmp_paths_home__congested_home_is_not_taken(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u16 home, fresh;
+	u64 t;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	home = ps->path[3].sport;
+	t = give_up_port(test, ps, 3, MS);
+	fresh = ps->path[3].sport;
+	rmp_paths_sent(ps, 3, LEN, t);
+	rmp_paths_delivered(ps, 3, LEN, t + 40 * MS, 40 * MS, false);
+	KUNIT_ASSERT_EQ(test, ps->path[3].srtt_ns, 40 * MS);
+	t += 40 * MS;
+	rmp_paths_home_delivered(ps, 3, t, t + 21 * MS);
+	KUNIT_EXPECT_EQ(test, ps->path[3].sport, fresh);
+	KUNIT_EXPECT_EQ(test, ps->path[3].home_sport, home);
+	KUNIT_EXPECT_EQ(test, ps->path[3].home_failed, 1);
+	KUNIT_EXPECT_EQ(test, ps->path[3].stats.homecomings, 0);
+	rmp_paths_home_delivered(ps, 3, t, t + 20 * MS);
+	KUNIT_EXPECT_EQ(test, ps->path[3].sport, home);
+	KUNIT_EXPECT_EQ(test, ps->path[3].stats.homecomings, 1);
+}
+
+/*
+ * Lost probes of a home blame no path; after %RMP_PATHS_HOME_PROBES of
+ * them the home is forgotten and no longer due.
+ */
+static void rmp_paths_home__forgotten_after_lost_probes(struct kunit *test)
+{
+	struct rmp_paths *ps = new_set(test);
+	u64 t;
+	u32 i;
+
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	t = give_up_port(test, ps, 2, MS);
+	/* The path lives on its fresh port meanwhile. */
+	rmp_paths_sent(ps, 2, LEN, t);
+	rmp_paths_delivered(ps, 2, LEN, t + 20 * US, 20 * US, false);
+	KUNIT_ASSERT_TRUE(test, rmp_paths_live(ps, 2));
+	for (i = 0; i + 1 < RMP_PATHS_HOME_PROBES; i++)
+		rmp_paths_home_lost(ps, 2, t + i);
+	KUNIT_EXPECT_NE(test, ps->path[2].home_sport, 0);
+	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 2));
+	KUNIT_EXPECT_EQ(test, ps->path[2].losses, 0);
+	rmp_paths_home_lost(ps, 2, t + i);
+	KUNIT_EXPECT_EQ(test, ps->path[2].home_sport, 0);
+	KUNIT_EXPECT_EQ(test, rmp_paths_homes_due(ps, t + 100 * MS), 0ULL);
+}
+
+/*
  * One balance epoch on @n paths from @t: RMP_PATHS_EPOCH round trips each,
  * every @mark[i]-th on path i ECN marked (0: none); then a tick.
  */
@@ -895,6 +1011,9 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_probe__revives),
 	KUNIT_CASE(rmp_paths_probe__all_due_together),
 	KUNIT_CASE(rmp_paths_probe__lost_probes_replace_entropy),
+	KUNIT_CASE(rmp_paths_home__route_back_takes_the_path_home),
+	KUNIT_CASE(rmp_paths_home__congested_home_is_not_taken),
+	KUNIT_CASE(rmp_paths_home__forgotten_after_lost_probes),
 	KUNIT_CASE(rmp_paths_tick__leaves_congested_routes),
 	KUNIT_CASE(rmp_paths_tick__explores_when_marked_everywhere),
 	KUNIT_CASE(rmp_paths_tick__old_route_tells_nothing),

@@ -45,7 +45,7 @@ static void send_rr(struct sb_env *e, u32 base, u32 n, u64 now)
 
 	for (i = 0; i < n; i++)
 		rmp_sb_sent(&e->sb, &e->ps, rmp_psn_add(base, i), LEN,
-			    i % e->ps.cfg.npaths, false, now);
+			    i % e->ps.cfg.npaths, RMP_SB_NO_PROBE, now);
 }
 
 /* A SACK of cumulative ack @cum holding the PSNs cum + 2 + i, i in @held. */
@@ -119,7 +119,7 @@ static void rmp_sb_sack__overtaken_on_its_path_is_lost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->sb.stats.sacked, 14ULL);
 
 	/* Sent again: in flight, no longer due. */
-	rmp_sb_sent(&e->sb, &e->ps, una, LEN, 2, false, 40 * US);
+	rmp_sb_sent(&e->sb, &e->ps, una, LEN, 2, RMP_SB_NO_PROBE, 40 * US);
 	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, una), RMP_SB_SENT);
 	KUNIT_EXPECT_EQ(test, e->sb.nlost, 0U);
 	KUNIT_EXPECT_EQ(test, rmp_sb_next_lost(&e->sb, una,
@@ -252,7 +252,7 @@ static void rmp_sb_sack__reordering_raises_tolerance(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 6, 11, &s, 610 * US),
 			1U);
 	/* Sent again, and acknowledged a round trip later: a real loss. */
-	rmp_sb_sent(&e->sb, &e->ps, 6, LEN, 0, false, 620 * US);
+	rmp_sb_sent(&e->sb, &e->ps, 6, LEN, 0, RMP_SB_NO_PROBE, 620 * US);
 	rmp_sb_acked(&e->sb, &e->ps, 6, 11, 720 * US);
 	KUNIT_EXPECT_EQ(test, e->sb.stats.spurious, 1ULL);
 	KUNIT_EXPECT_EQ(test, e->sb.reorder, RMP_SB_REORDER + 1);
@@ -270,7 +270,7 @@ static void rmp_sb_sack__reordering_raises_tolerance(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, base,
 						  base + n, &s, t + 100 * US),
 				1U);
-		rmp_sb_sent(&e->sb, &e->ps, base, LEN, 0, false, t + 110 * US);
+		rmp_sb_sent(&e->sb, &e->ps, base, LEN, 0, RMP_SB_NO_PROBE, t + 110 * US);
 		rmp_sb_acked(&e->sb, &e->ps, base, base + n, t + 120 * US);
 	}
 	KUNIT_EXPECT_EQ(test, e->sb.reorder, RMP_SB_REORDER_MAX);
@@ -317,7 +317,7 @@ static struct sb_env *env_heard_from(struct kunit *test, u64 t)
 {
 	struct sb_env *e = env_new(test, 4);
 
-	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 0, false, t - 10 * US);
+	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 0, RMP_SB_NO_PROBE, t - 10 * US);
 	rmp_sb_acked(&e->sb, &e->ps, 0, 1, t);
 	return e;
 }
@@ -335,13 +335,13 @@ static void rmp_sb_ack_timeout__dark_path_dies(struct kunit *test)
 
 	for (psn = 1; psn <= 3; psn++) {
 		KUNIT_EXPECT_TRUE(test, rmp_paths_live(&e->ps, 2));
-		rmp_sb_sent(&e->sb, &e->ps, psn, LEN, 2, false, t + 10 * US);
+		rmp_sb_sent(&e->sb, &e->ps, psn, LEN, 2, RMP_SB_NO_PROBE, t + 10 * US);
 		t += 10 * US + ACK_TIMEOUT;
 		KUNIT_EXPECT_EQ(test,
 				rmp_sb_ack_timeout(&e->sb, &e->ps, psn, psn + 1,
 						   t, ACK_TIMEOUT), 1U);
 		/* Sent again on path 0, and delivered there. */
-		rmp_sb_sent(&e->sb, &e->ps, psn, LEN, 0, false, t);
+		rmp_sb_sent(&e->sb, &e->ps, psn, LEN, 0, RMP_SB_NO_PROBE, t);
 		t += 10 * US;
 		rmp_sb_acked(&e->sb, &e->ps, psn, psn + 1, t);
 	}
@@ -399,7 +399,7 @@ static void rmp_sb_sack__bytes_add_up(struct kunit *test)
 	u32 i;
 
 	for (i = 0; i < 5; i++)
-		rmp_sb_sent(&e->sb, &e->ps, i, len[i], i % 2, false, 0);
+		rmp_sb_sent(&e->sb, &e->ps, i, len[i], i % 2, RMP_SB_NO_PROBE, 0);
 	/* PSN 0 acknowledged, 2..4 held, 1 missing: 3 is on its path. */
 	rmp_sb_acked(&e->sb, &e->ps, 0, 1, US);
 	sack_of(&s, 0, held, ARRAY_SIZE(held));
@@ -407,7 +407,7 @@ static void rmp_sb_sack__bytes_add_up(struct kunit *test)
 			0U);
 	KUNIT_EXPECT_EQ(test, rmp_sb_path_dead(&e->sb, &e->ps, 1, 5, 1,
 					       3 * US), 1U);
-	rmp_sb_sent(&e->sb, &e->ps, 1, LEN, 0, false, 4 * US);
+	rmp_sb_sent(&e->sb, &e->ps, 1, LEN, 0, RMP_SB_NO_PROBE, 4 * US);
 	rmp_sb_acked(&e->sb, &e->ps, 1, 5, 5 * US);
 
 	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.sent_bytes,
@@ -427,11 +427,11 @@ static void rmp_sb_sent__probe_losses(struct kunit *test)
 	const u32 held[] = { 0, 1, 2 };
 	struct rmp_sack s;
 
-	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 1, true, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 1, RMP_SB_PROBE_DEAD, 0);
 	send_rr(e, 1, 1, 0);	/* PSN 1 on path 0 */
-	rmp_sb_sent(&e->sb, &e->ps, 2, LEN, 1, false, 0);
-	rmp_sb_sent(&e->sb, &e->ps, 3, LEN, 1, false, 0);
-	rmp_sb_sent(&e->sb, &e->ps, 4, LEN, 1, false, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 2, LEN, 1, RMP_SB_NO_PROBE, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 3, LEN, 1, RMP_SB_NO_PROBE, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 4, LEN, 1, RMP_SB_NO_PROBE, 0);
 	/* cum_ack before PSN 0; PSNs 2, 3, 4 (path 1) held. */
 	sack_of(&s, RMP_PSN_MASK, held, ARRAY_SIZE(held));
 	s.bitmap[0] <<= 1;	/* bits name PSNs 2, 3, 4 */
@@ -449,9 +449,9 @@ static void rmp_sb_probes_expired__unanswered_probes(struct kunit *test)
 	struct sb_env *e = env_new(test, 2);
 	const u64 t = 100 * US;
 
-	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 1, true, 0);
-	rmp_sb_sent(&e->sb, &e->ps, 1, LEN, 0, false, 0);
-	rmp_sb_sent(&e->sb, &e->ps, 2, LEN, 1, true, 10 * US);
+	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 1, RMP_SB_PROBE_DEAD, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 1, LEN, 0, RMP_SB_NO_PROBE, 0);
+	rmp_sb_sent(&e->sb, &e->ps, 2, LEN, 1, RMP_SB_PROBE_DEAD, 10 * US);
 	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 2U);
 	KUNIT_EXPECT_EQ(test, rmp_sb_probe_deadline(&e->sb, t), t);
 	KUNIT_EXPECT_EQ(test, rmp_sb_probes_expired(&e->sb, &e->ps, 0, 3,
@@ -506,7 +506,7 @@ static void rmp_sb_ecn__marks_deliveries(struct kunit *test)
 	ce.base = 9;
 	ce.bitmap[0] = 1;
 	rmp_sb_ecn(&e->sb, 9, 11, &ce);
-	rmp_sb_sent(&e->sb, &e->ps, 9, LEN, 0, false, 4 * US);
+	rmp_sb_sent(&e->sb, &e->ps, 9, LEN, 0, RMP_SB_NO_PROBE, 4 * US);
 	rmp_sb_acked(&e->sb, &e->ps, 9, 11, 5 * US);
 	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.ecn, 4ULL);
 }
@@ -523,7 +523,7 @@ static u32 learn_rtts(struct sb_env *e, u32 psn, const u64 *rtt, u32 rounds,
 
 	for (k = 0; k < rounds; k++) {
 		for (i = 0; i < n; i++)
-			rmp_sb_sent(&e->sb, &e->ps, psn + i, LEN, i, false,
+			rmp_sb_sent(&e->sb, &e->ps, psn + i, LEN, i, RMP_SB_NO_PROBE,
 				    *now);
 		/* Acknowledged in PSN order, each at its path's time. */
 		for (i = 0; i < n; i++)
@@ -650,7 +650,7 @@ static void rmp_sb_recheck__tail_once_without_blame(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ps.path[3].inflight, 0U);
 
 	/* Sent again, and again nothing after it: no more copies. */
-	rmp_sb_sent(&e->sb, &e->ps, una, LEN, 0, false, due);
+	rmp_sb_sent(&e->sb, &e->ps, una, LEN, 0, RMP_SB_NO_PROBE, due);
 	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, una, end, &s,
 					  due + 1), 0U);
 	KUNIT_EXPECT_EQ(test, e->sb.recheck_ns, 0ULL);
@@ -673,8 +673,8 @@ static void rmp_sb_recheck__probe_overdue(struct kunit *test)
 	u32 base = learn_rtts(e, 0, rtt, 8, &now), end = base + 2;
 	struct rmp_sack s;
 
-	rmp_sb_sent(&e->sb, &e->ps, base, LEN, 1, true, now);
-	rmp_sb_sent(&e->sb, &e->ps, base + 1, LEN, 2, false, now);
+	rmp_sb_sent(&e->sb, &e->ps, base, LEN, 1, RMP_SB_PROBE_DEAD, now);
+	rmp_sb_sent(&e->sb, &e->ps, base + 1, LEN, 2, RMP_SB_NO_PROBE, now);
 	sack_of(&s, base - 1, held, ARRAY_SIZE(held));
 	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, base, end, &s,
 					  now + 100 * US), 0U);
