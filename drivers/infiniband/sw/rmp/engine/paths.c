@@ -31,11 +31,12 @@
  * on the fresh one, a new packet goes from the home every
  * %RMP_PATHS_HOME_EVERY probe periods (rmp_paths_homes_due()), and the
  * first that gets through in half the fresh port's round trip
- * (rmp_paths_home_delivered()) takes the path back there. A link that came back thus gets its paths again, as many as
- * before, where fresh ports would have left it to chance (they land on
- * the links left, and only exploring finds the link again). After
- * %RMP_PATHS_HOME_PROBES lost ones (rmp_paths_home_lost(), which blames
- * no path) the home is forgotten. A path set that learns late
+ * (rmp_paths_home_delivered()) takes the path back there. A link that
+ * came back thus gets its paths again, as many as before, where fresh
+ * ports would have left it to chance (they land on the links left, and
+ * only exploring finds the link again). After %RMP_PATHS_HOME_PROBES
+ * lost or slower ones (rmp_paths_home_lost(), which blames no path) the
+ * home is forgotten. A path set that learns late
  * (&rmp_paths_cfg.late_news) keeps no home.
  * The last live path never dies, and silence kills no path while no path
  * delivers what was sent since: when every path stops delivering, the

@@ -19,8 +19,9 @@
 /*
  * A path whose port was replaced after its probes failed keeps that port
  * as its home, probed every this many probe periods while the path runs
- * on the fresh one; a probe that gets through takes the path home (the
- * route is back). After %RMP_PATHS_HOME_PROBES lost probes the home is
+ * on the fresh one; a probe that gets through in half the fresh port's
+ * round trip takes the path home (the route is back, and less loaded).
+ * After %RMP_PATHS_HOME_PROBES probes lost or slower the home is
  * forgotten.
  */
 #define RMP_PATHS_HOME_EVERY		16

@@ -1224,29 +1224,60 @@ static u64 rmp_req_rd_deadline(const struct rmp_req *r)
 	       r->rd_hole_at + (r->rd_reorder_ns << r->rd_sweeps) : 0;
 }
 
+/*
+ * The local ACK timer, or the end of an RNR wait. With multipath, the
+ * packets still in flight on paths the timeout killed go on the others.
+ */
+static unsigned int rmp_req_ack_timer(struct rmp_req *r, u64 now)
+{
+	u64 live;
+
+	if (!r->deadline || now < r->deadline)
+		return 0;
+	r->deadline = 0;
+	if (r->state == RMP_REQ_RNR_WAIT) {
+		r->state = RMP_REQ_RUN;
+		return RMP_REQ_EV_SEND;
+	}
+	if (r->state != RMP_REQ_RUN || r->una == r->next_psn)
+		return 0;
+	r->stats.timeouts++;
+	if (r->paths) {
+		live = r->paths->live_mask;
+		rmp_sb_ack_timeout(r->sb, r->paths, r->una, r->sent_psn, now,
+				   rmp_req_ack_wait(r));
+		rmp_req_dead_paths(r, live, now);
+		r->plain_path++;
+	}
+	return rmp_req_retry(r);
+}
+
 /**
  * rmp_req_timer() - act on the deadline
  * @r: requester
  * @now: current time, ns
  *
  * At the end of an RNR wait, or when the pacer lets the packet waiting for
- * it go, transmission resumes.  On a local ACK timeout
- * with packets outstanding, everything from the oldest unacknowledged PSN is
- * sent again and a transport retry is counted; with none left, the oldest
- * WQE fails with %RMP_REQ_ERR_RETRY_EXC.  With multipath, paths silent for
- * too long die and dead ones come due for a probe.  With read spraying,
- * READ responses missing for long enough are asked for again (see the
- * design notes).  Calls before the deadline do nothing.
+ * it go, transmission resumes.  On a local ACK timeout with packets
+ * outstanding, what was sent from the oldest unacknowledged PSN on is sent
+ * again (with multipath, what was sent a whole timeout ago: the rest may
+ * still come) and a transport retry is counted; with none left, the
+ * oldest WQE fails with %RMP_REQ_ERR_RETRY_EXC.  With multipath, paths
+ * silent for too long die and dead ones come due for a probe, after the
+ * ACK timeout's losses killed what they kill: a probe's wait follows the
+ * paths left alive.  With read spraying, READ responses missing for long
+ * enough are asked for again (see the design notes).  Calls before the
+ * deadline do nothing.
  *
  * Return: RMP_REQ_EV_* bits.
  */
 unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 {
-	unsigned int ev = 0;
+	unsigned int ev = rmp_req_ack_timer(r, now);
 	u64 at;
 
 	if (r->paths && r->state < RMP_REQ_ERROR)
-		ev = rmp_req_paths_timer(r, now);
+		ev |= rmp_req_paths_timer(r, now);
 	at = rmp_req_rd_deadline(r);
 	if (at && r->state < RMP_REQ_ERROR && now >= at) {
 		r->rd_fix = r->una;
@@ -1262,22 +1293,7 @@ unsigned int rmp_req_timer(struct rmp_req *r, u64 now)
 		r->paced_until = 0;
 		ev |= RMP_REQ_EV_SEND;
 	}
-	if (!r->deadline || now < r->deadline)
-		return ev;
-	r->deadline = 0;
-	if (r->state == RMP_REQ_RNR_WAIT) {
-		r->state = RMP_REQ_RUN;
-		return ev | RMP_REQ_EV_SEND;
-	}
-	if (r->state != RMP_REQ_RUN || r->una == r->next_psn)
-		return ev;
-	r->stats.timeouts++;
-	if (r->paths) {
-		rmp_sb_ack_timeout(r->sb, r->paths, r->una, r->sent_psn, now,
-				   rmp_req_ack_wait(r));
-		r->plain_path++;
-	}
-	return ev | rmp_req_retry(r);
+	return ev;
 }
 
 /**

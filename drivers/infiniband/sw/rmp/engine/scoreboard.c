@@ -222,7 +222,7 @@ void rmp_sb_acked(struct rmp_sb *sb, struct rmp_paths *ps, u32 from,
 enum rmp_sb_scan {
 	RMP_SB_OVERTAKEN,	/* overtaken on their path, or overdue */
 	RMP_SB_ON_PATH,		/* those on a given path (it died) */
-	RMP_SB_ALL,		/* all of them (ACK timeout) */
+	RMP_SB_ALL,		/* all sent before a time (timeouts) */
 };
 
 /*
@@ -268,14 +268,14 @@ static u64 rmp_sb_due(const struct rmp_sb *sb, const struct rmp_paths *ps,
 
 /*
  * Lose the PSNs in [@una, @end) still in flight that @how picks (for
- * %RMP_SB_ON_PATH, those on @path). Their paths are blamed, except with
- * %RMP_SB_ALL, which blames only the paths of PSNs sent before
- * @blame_before (0: none), and for tails overdue, which nothing shows
- * lost rather than late.
+ * %RMP_SB_ON_PATH, those on @path; for %RMP_SB_ALL, those sent before
+ * @sent_before). Their paths are blamed, except with %RMP_SB_ALL, which
+ * blames only the paths of PSNs sent before @blame_before (0: none), and
+ * for tails overdue, which nothing shows lost rather than late.
  */
 static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		       u32 end, u64 now, enum rmp_sb_scan how, u32 path,
-		       u64 blame_before)
+		       u64 sent_before, u64 blame_before)
 {
 	u32 n = rmp_psn_sub(end, una), i, count = 0;
 	bool lost, blame, tail;
@@ -303,7 +303,8 @@ static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 				sb->recheck_ns = due;
 			}
 		} else {
-			lost = how == RMP_SB_ALL ||
+			lost = how == RMP_SB_ALL ?
+			       rec->sent_ns < sent_before :
 			       (rec->path == path &&
 				rec->probe != RMP_SB_PROBE_HOME);
 		}
@@ -320,7 +321,7 @@ static u32 rmp_sb_scan(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 static u32 rmp_sb_find_lost(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 			    u32 end, u64 now)
 {
-	u32 n = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_OVERTAKEN, 0, 0);
+	u32 n = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_OVERTAKEN, 0, 0, 0);
 
 	sb->stats.lost += n;
 	return n;
@@ -441,7 +442,8 @@ void rmp_sb_ecn(struct rmp_sb *sb, u32 una, u32 end,
 u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 		     u32 end, u32 path, u64 now)
 {
-	u32 n = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ON_PATH, path, 0);
+	u32 n = rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ON_PATH, path, 0,
+			    0);
 
 	sb->stats.dead_moved += n;
 	return n;
@@ -462,7 +464,7 @@ u32 rmp_sb_path_dead(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
  */
 u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end)
 {
-	return rmp_sb_scan(sb, ps, una, end, 0, RMP_SB_ALL, 0, 0);
+	return rmp_sb_scan(sb, ps, una, end, 0, RMP_SB_ALL, 0, ~0ULL, 0);
 }
 
 /**
@@ -474,14 +476,19 @@ u32 rmp_sb_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una, u32 end)
  * @now: the time (ns)
  * @timeout: the ACK timeout (ns)
  *
- * Every PSN in flight is declared lost, as rmp_sb_timeout() does; but a
- * PSN sent less than @timeout after the QP's last delivery counts against
- * its path. With few packets in flight (small credit windows),
- * nothing else is in flight to show a path silent, and a dead path would
- * cost an ACK timeout each time round-robin came to it. When the peer or
- * the whole fabric stops, the packets sent on after its last delivery
- * count once, and what is sent again after the timeout no more: one
- * loss per path, which no path dies of.
+ * Every PSN in flight sent at least @timeout ago is declared lost, as
+ * rmp_sb_timeout() does for all of them; one sent since may still come,
+ * queued behind its path's: the timer waits for the local ACK timeout or
+ * the live paths' round trips, whichever is longer, and had it declared
+ * everything lost while deliveries went on, every path with a few packets
+ * queued would count three losses and die at once. A PSN sent less than
+ * @timeout after the QP's last delivery counts against its path. With
+ * few packets in flight (small credit windows), nothing else is in flight
+ * to show a path silent, and a dead path would cost an ACK timeout each
+ * time round-robin came to it. When the peer or the whole fabric stops,
+ * the packets sent on after its last delivery count once, and what is
+ * sent again after the timeout no more: one loss per path, which no path
+ * dies of.
  *
  * Return: the number of PSNs newly declared lost.
  */
@@ -490,7 +497,10 @@ u32 rmp_sb_ack_timeout(struct rmp_sb *sb, struct rmp_paths *ps, u32 una,
 {
 	u64 before = ps->delivered_ns ? ps->delivered_ns + timeout : 0;
 
-	return rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ALL, 0, before);
+	if (now < timeout)
+		return 0;
+	return rmp_sb_scan(sb, ps, una, end, now, RMP_SB_ALL, 0,
+			   now - timeout + 1, before);
 }
 
 /**

@@ -1930,7 +1930,7 @@ static void rmp_req_timer__runs_while_sprayed_in_flight(struct kunit *test)
 		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt), 0);
 		KUNIT_EXPECT_TRUE(test, pkt.retry);
 	}
-	sp_req_ack(test, e, 1, 0);
+	sp_req_ack(test, e, 1, now);
 	KUNIT_EXPECT_EQ(test, e->r.una, 2U);
 	KUNIT_EXPECT_EQ(test, rmp_req_next(&e->r, now, &pkt), -ENODATA);
 	KUNIT_ASSERT_NE(test, e->r.deadline, 0ULL);
@@ -2077,6 +2077,48 @@ static void rmp_req_timer__ack_timeout_waits_the_round_trip(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
 	rmp_req_timer(&e->r, now + rto);
 	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 1ULL);
+}
+
+/*
+ * An ACK timeout while packets queue on the routes: what was sent a whole
+ * wait ago is lost (three packets on every path, which kills all but the
+ * last live one); of the packets sent since, one on every path, those on
+ * the paths it killed go again on the path left, and the one on that
+ * path stays in flight.
+ */
+static void rmp_req_timer__ack_timeout_spares_young_packets(struct kunit *test)
+{
+	struct sp_req *e = sp_req_setup(test, 0, true, false);
+	struct rmp_req_pkt pkt;
+	u32 k, again = 0, live;
+	u64 now, wait;
+	int rc;
+
+	now = sp_learn_rtt(test, e, 0, T / 8);
+	wait = rmp_paths_wait(&e->ps, e->r.timeout_ns);
+	KUNIT_ASSERT_GE(test, rmp_req_post(&e->r, RMP_REQ_WRITE,
+					   3 * SP_PATHS * MTU, 0), 0);
+	for (k = 0; k < 3 * SP_PATHS; k++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now, &pkt), 0);
+	KUNIT_ASSERT_GE(test, rmp_req_post(&e->r, RMP_REQ_WRITE,
+					   SP_PATHS * MTU, 0), 0);
+	for (k = 0; k < SP_PATHS; k++)
+		KUNIT_ASSERT_EQ(test, rmp_req_next(&e->r, now + wait / 2, &pkt),
+				0);
+	KUNIT_ASSERT_EQ(test, e->r.deadline, now + wait);
+	rmp_req_timer(&e->r, now + wait);
+	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 1ULL);
+	/* One path left alive. */
+	KUNIT_ASSERT_NE(test, e->ps.live_mask, 0ULL);
+	KUNIT_ASSERT_EQ(test, e->ps.live_mask & (e->ps.live_mask - 1), 0ULL);
+	live = rmp_paths_nth_live(&e->ps, 0);
+	while ((rc = rmp_req_next(&e->r, now + wait, &pkt)) == 0) {
+		KUNIT_EXPECT_TRUE(test, pkt.retry);
+		KUNIT_EXPECT_EQ(test, pkt.sport, e->ps.path[live].sport);
+		again++;
+	}
+	KUNIT_EXPECT_EQ(test, rc, -ENODATA);
+	KUNIT_EXPECT_EQ(test, again, 4 * SP_PATHS - 1);
 }
 
 /*
@@ -2750,6 +2792,7 @@ static struct kunit_case rmp_req_cases[] = {
 	KUNIT_CASE(rmp_req_next__full_window_sends_on),
 	KUNIT_CASE(rmp_req_timer__overdue_psn_sent_again),
 	KUNIT_CASE(rmp_req_timer__ack_timeout_waits_the_round_trip),
+	KUNIT_CASE(rmp_req_timer__ack_timeout_spares_young_packets),
 	KUNIT_CASE(rmp_req_timer__probe_waits_the_round_trip),
 	KUNIT_CASE_PARAM(rmp_req__random_link, sim_gen_params),
 	{}

@@ -353,6 +353,31 @@ static void rmp_sb_ack_timeout__dark_path_dies(struct kunit *test)
 }
 
 /*
+ * An ACK timeout while the paths queue: only the PSN sent a whole timeout
+ * ago is lost. The dozen sent since, three on every path, may still come
+ * and stay in flight; declared lost too, they would have killed every
+ * path at once.
+ */
+static void rmp_sb_ack_timeout__young_psns_stay_in_flight(struct kunit *test)
+{
+	u64 t = 20 * US;
+	struct sb_env *e = env_heard_from(test, t);
+	u32 psn, i;
+
+	rmp_sb_sent(&e->sb, &e->ps, 1, LEN, 1, RMP_SB_NO_PROBE, t);
+	send_rr(e, 2, 12, t + ACK_TIMEOUT / 2);
+	KUNIT_EXPECT_EQ(test,
+			rmp_sb_ack_timeout(&e->sb, &e->ps, 1, 14,
+					   t + ACK_TIMEOUT, ACK_TIMEOUT), 1U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_next_lost(&e->sb, 1, 14), 1);
+	for (psn = 2; psn < 14; psn++)
+		KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, psn), RMP_SB_SENT);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_TRUE(test, rmp_paths_live(&e->ps, i));
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 1ULL);
+}
+
+/*
  * The whole fabric stops after a delivery: what was in flight counts once
  * against its path, what is sent again after the timeout against none;
  * no path dies. And before any delivery, no timeout blames a path.
@@ -700,6 +725,7 @@ static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_path_dead__moves_its_packets),
 	KUNIT_CASE(rmp_sb_timeout__blames_no_path),
 	KUNIT_CASE(rmp_sb_ack_timeout__dark_path_dies),
+	KUNIT_CASE(rmp_sb_ack_timeout__young_psns_stay_in_flight),
 	KUNIT_CASE(rmp_sb_ack_timeout__outage_kills_nothing),
 	KUNIT_CASE(rmp_sb_sack__bytes_add_up),
 	KUNIT_CASE(rmp_sb_ecn__marks_deliveries),
