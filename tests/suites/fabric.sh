@@ -280,6 +280,7 @@ blackhole_sampled() {
 	spine_fails 2 blackhole leafb
 	sleep 4
 	spine_fails 2 back
+	echo "rmp-fabric back" >"$trace/trace_marker"
 	local k back_bytes=() back_total=0
 	for k in $(seq 1 "$spines"); do
 		back_bytes[k]=$(fabric_spine_bytes "$k")
