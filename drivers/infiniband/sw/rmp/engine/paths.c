@@ -353,6 +353,16 @@ static void rmp_paths_resolved(struct rmp_path *p)
 		p->inflight--;
 }
 
+/* A dead path that got a packet through is live again. */
+static void rmp_paths_revive(struct rmp_paths *ps, u32 idx)
+{
+	if (rmp_paths_live(ps, idx))
+		return;
+	ps->live_mask |= 1ULL << idx;
+	ps->credit[idx] = 0;
+	ps->path[idx].stats.revivals++;
+}
+
 /**
  * rmp_paths_delivered() - a packet sent on a path was acknowledged
  * @ps: the path set
@@ -396,11 +406,7 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 				  p->srtt_ns - rtt) / 4) - p->rttvar_ns / 4;
 		p->srtt_ns += rtt / 8 - p->srtt_ns / 8;
 	}
-	if (!rmp_paths_live(ps, idx)) {
-		ps->live_mask |= 1ULL << idx;
-		ps->credit[idx] = 0;
-		p->stats.revivals++;
-	}
+	rmp_paths_revive(ps, idx);
 }
 
 /**
@@ -438,6 +444,13 @@ void rmp_paths_forget(struct rmp_paths *ps, u32 idx)
 	rmp_paths_resolved(&ps->path[idx]);
 }
 
+/* @p's home is due its next probe %RMP_PATHS_HOME_EVERY periods on. */
+static void rmp_paths_home_later(const struct rmp_paths *ps,
+				 struct rmp_path *p, u64 now)
+{
+	p->home_probe_ns = now + RMP_PATHS_HOME_EVERY * ps->cfg.probe_every_ns;
+}
+
 /**
  * rmp_paths_probe_lost() - a probe of a dead path was declared lost
  * @ps: the path set
@@ -464,8 +477,7 @@ void rmp_paths_probe_lost(struct rmp_paths *ps, u32 idx, u64 now)
 		p->home_sport = p->sport;
 		p->home_failed = 0;
 		p->home_since_ns = now;
-		p->home_probe_ns = now + RMP_PATHS_HOME_EVERY *
-					 ps->cfg.probe_every_ns;
+		rmp_paths_home_later(ps, p, now);
 	}
 	rmp_paths_replace(ps, p, now);
 }
@@ -491,8 +503,7 @@ u64 rmp_paths_homes_due(struct rmp_paths *ps, u64 now)
 		struct rmp_path *p = &ps->path[i];
 
 		if (p->home_sport && p->home_probe_ns <= now) {
-			p->home_probe_ns = now + RMP_PATHS_HOME_EVERY *
-						 ps->cfg.probe_every_ns;
+			rmp_paths_home_later(ps, p, now);
 			due |= 1ULL << i;
 		}
 	}
@@ -529,11 +540,7 @@ void rmp_paths_home_delivered(struct rmp_paths *ps, u32 idx, u64 sent_ns,
 	rmp_paths_take_port(p, p->home_sport, now);
 	p->home_sport = 0;
 	p->stats.homecomings++;
-	if (!rmp_paths_live(ps, idx)) {
-		ps->live_mask |= 1ULL << idx;
-		ps->credit[idx] = 0;
-		p->stats.revivals++;
-	}
+	rmp_paths_revive(ps, idx);
 }
 
 /**
@@ -782,6 +789,8 @@ u64 rmp_paths_deadline(const struct rmp_paths *ps)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
+		if (p->home_sport && (!first || p->home_probe_ns < first))
+			first = p->home_probe_ns;
 		if (rmp_paths_live(ps, i) &&
 		    (ps->cfg.late_news || !rmp_paths_silent(ps, p) || last))
 			continue;
@@ -789,11 +798,6 @@ u64 rmp_paths_deadline(const struct rmp_paths *ps)
 					p->next_probe_ns;
 		if (!first || at < first)
 			first = at;
-	}
-	for (i = 0; i < ps->cfg.npaths; i++) {
-		p = &ps->path[i];
-		if (p->home_sport && (!first || p->home_probe_ns < first))
-			first = p->home_probe_ns;
 	}
 	return first;
 }
