@@ -229,8 +229,8 @@ enum rmp_sb_scan {
  * Overtaken on its own path by a delivered packet sent well after it: by
  * the tolerance the QP learnt, or by %RMP_SB_REORDER and two of its
  * path's round trips late. A tolerance raised by reordering must not
- * leave a real loss to the ACK timeout, which sends everything in flight
- * again.
+ * leave a real loss to the ACK timeout, much later. A probe of the path's
+ * home travels another route than the path's packets: none overtakes it.
  */
 static bool rmp_sb_overtaken(const struct rmp_sb *sb,
 			     const struct rmp_paths *ps,
@@ -239,6 +239,8 @@ static bool rmp_sb_overtaken(const struct rmp_sb *sb,
 	s32 behind = (s32)(sb->delivered[rec->path] - rec->stamp - 1);
 	u64 srtt = ps->path[rec->path].srtt_ns;
 
+	if (rec->probe == RMP_SB_PROBE_HOME)
+		return false;
 	if (behind >= (s32)sb->reorder)
 		return true;
 	return behind >= RMP_SB_REORDER && srtt &&

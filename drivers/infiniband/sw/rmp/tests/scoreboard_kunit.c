@@ -468,6 +468,40 @@ static void rmp_sb_sent__probe_losses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ps.path[1].stats.lost, 1ULL);
 }
 
+/*
+ * A probe of a path's home is not the path's: it takes no place in the
+ * path's count nor its order, so the path's later packets delivered do
+ * not show it lost; its delivery is the home's (here no faster than the
+ * path's round trip, so it counts against the home) and dates nothing.
+ */
+static void rmp_sb_sent__home_probe_is_not_the_paths(struct kunit *test)
+{
+	struct sb_env *e = env_new(test, 2);
+	const u32 held[] = { 0, 1, 2, 3 };
+	struct rmp_sack s;
+	u32 psn;
+
+	e->ps.path[0].home_sport = 0xbeef;
+	rmp_sb_sent(&e->sb, &e->ps, 0, LEN, 0, RMP_SB_PROBE_HOME, 0);
+	for (psn = 1; psn <= 4; psn++)
+		rmp_sb_sent(&e->sb, &e->ps, psn, LEN, 0, RMP_SB_NO_PROBE, 0);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.sent, 4ULL);
+	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 1U);
+	/* cum_ack before PSN 0; PSNs 1 to 4 held. */
+	sack_of(&s, RMP_PSN_MASK, held, ARRAY_SIZE(held));
+	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 0, 5, &s, 10 * US),
+			0U);
+	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 0), RMP_SB_SENT);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].srtt_ns, 10 * US);
+
+	rmp_sb_acked(&e->sb, &e->ps, 0, 1, 12 * US);
+	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 0U);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].home_failed, 1);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].home_sport, 0xbeef);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.delivered, 4ULL);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].srtt_ns, 10 * US);
+}
+
 /* A probe not delivered within the timeout is lost; a delivered one not. */
 static void rmp_sb_probes_expired__unanswered_probes(struct kunit *test)
 {
@@ -730,6 +764,7 @@ static struct kunit_case rmp_sb_cases[] = {
 	KUNIT_CASE(rmp_sb_sack__bytes_add_up),
 	KUNIT_CASE(rmp_sb_ecn__marks_deliveries),
 	KUNIT_CASE(rmp_sb_sent__probe_losses),
+	KUNIT_CASE(rmp_sb_sent__home_probe_is_not_the_paths),
 	KUNIT_CASE(rmp_sb_probes_expired__unanswered_probes),
 	KUNIT_CASE(rmp_sb_recheck__last_on_its_path_is_overdue),
 	KUNIT_CASE(rmp_sb_recheck__slow_path_waits_its_round_trip),
