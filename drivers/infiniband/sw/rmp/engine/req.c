@@ -1394,14 +1394,14 @@ static void rmp_req_spray(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 
 	if (!pkt->retry) {
 		probe = rmp_paths_take_probe(r->paths, &r->probes);
-		kind = RMP_SB_PROBE_DEAD;
-		if (probe < 0) {
-			probe = rmp_paths_take_home(r->paths, &r->homes);
-			kind = RMP_SB_PROBE_HOME;
-		}
+		if (probe >= 0)
+			kind = RMP_SB_PROBE_DEAD;
 	}
-	if (probe < 0)
-		kind = RMP_SB_NO_PROBE;
+	if (!pkt->retry && probe < 0) {
+		probe = rmp_paths_take_home(r->paths, &r->homes);
+		if (probe >= 0)
+			kind = RMP_SB_PROBE_HOME;
+	}
 	path = probe >= 0 ? (u32)probe : rmp_paths_pick(r->paths, now);
 	pkt->sport = kind == RMP_SB_PROBE_HOME ?
 		     r->paths->path[path].home_sport :
