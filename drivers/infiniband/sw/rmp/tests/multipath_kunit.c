@@ -1204,6 +1204,34 @@ static u32 mp_busiest_link(const struct mp_env *e)
 }
 
 /*
+ * The link most paths hash onto goes dark from the start until @up_at;
+ * *@dark paths are on it, at least two. Return: the link.
+ */
+static u32 mp_darken_busiest(struct kunit *test, struct mp_env *e, u64 up_at,
+			     u32 *dark)
+{
+	u32 link = mp_busiest_link(e), i;
+
+	e->fwd[link].down_from = 1;
+	e->fwd[link].up_at = up_at;
+	*dark = 0;
+	for (i = 0; i < NPATHS; i++)
+		*dark += fab_link_of(e->ps.path[i].sport) == link;
+	KUNIT_ASSERT_TRUE_MSG(test, *dark >= 2, "one path on link %u", link);
+	return link;
+}
+
+/* Bytes of the WRITEs (every WQE a WRITE) that did not land as sent. */
+static u32 mp_writes_bad(const struct mp_env *e)
+{
+	u32 off, bad = 0;
+
+	for (off = 0; off < WQES * WQE_LEN; off++)
+		bad += e->remote[off] != pattern(off / WQE_LEN, off % WQE_LEN);
+	return bad;
+}
+
+/*
  * A link dark for a while, then back, under a timer that runs late (on
  * whole milliseconds): the paths on the link die in the same run and come
  * due for a probe at the same instants. Each of them is probed every
@@ -1218,16 +1246,11 @@ static void rmp_multipath__write_paths_revive(struct kunit *test)
 		.max_retrans = 400, .gap = 30 * US, .tick = 1 * MS,
 	};
 	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
-	u32 i, link, dark = 0, died = 0, live = 0, bad = 0, off, probes = 0;
+	u32 i, dark, died = 0, live = 0, probes = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	mp_setup(test, e, &c);
-	link = mp_busiest_link(e);
-	e->fwd[link].down_from = 1;
-	e->fwd[link].up_at = 6 * MS;
-	for (i = 0; i < NPATHS; i++)
-		dark += fab_link_of(e->ps.path[i].sport) == link;
-	KUNIT_ASSERT_TRUE_MSG(test, dark >= 2, "one path on link %u", link);
+	mp_darken_busiest(test, e, 6 * MS, &dark);
 	mp_run(test, e, &c);
 	for (i = 0; i < NPATHS; i++) {
 		died += e->ps.path[i].stats.deaths > 0;
@@ -1237,9 +1260,7 @@ static void rmp_multipath__write_paths_revive(struct kunit *test)
 			KUNIT_EXPECT_GE_MSG(test, e->probes[i], 3U, "path %u", i);
 		probes += e->probes[i];
 	}
-	for (off = 0; off < WQES * WQE_LEN; off++)
-		bad += e->remote[off] != pattern(off / WQE_LEN, off % WQE_LEN);
-	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, mp_writes_bad(e), 0U);
 	KUNIT_EXPECT_GE(test, died, dark);
 	KUNIT_EXPECT_EQ(test, live, NPATHS);
 	KUNIT_EXPECT_EQ(test, e->r.stats.timeouts, 0ULL);
@@ -1264,21 +1285,16 @@ static void rmp_multipath__write_paths_go_home(struct kunit *test)
 	};
 	struct mp_env *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
 	u16 home[NPATHS];
-	u32 i, link, dark = 0, gone = 0, back = 0, off, bad = 0, before;
+	u32 i, link, dark, gone = 0, back = 0, before;
 
 	KUNIT_ASSERT_NOT_NULL(test, e);
 	mp_setup(test, e, &c);
-	link = mp_busiest_link(e);
-	e->fwd[link].down_from = 1;
-	e->fwd[link].up_at = 12 * MS;
+	link = mp_darken_busiest(test, e, 12 * MS, &dark);
 	for (i = 0; i < LINKS; i++)
 		if (i != link)
 			e->fwd[i].delay = 120 * US;
-	for (i = 0; i < NPATHS; i++) {
+	for (i = 0; i < NPATHS; i++)
 		home[i] = e->ps.path[i].sport;
-		dark += fab_link_of(home[i]) == link;
-	}
-	KUNIT_ASSERT_TRUE_MSG(test, dark >= 2, "one path on link %u", link);
 	before = e->on_link[link];
 	mp_run(test, e, &c);
 	for (i = 0; i < NPATHS; i++) {
@@ -1288,9 +1304,7 @@ static void rmp_multipath__write_paths_go_home(struct kunit *test)
 		back += e->ps.path[i].stats.homecomings > 0 &&
 			e->ps.path[i].sport == home[i];
 	}
-	for (off = 0; off < WQES * WQE_LEN; off++)
-		bad += e->remote[off] != pattern(off / WQE_LEN, off % WQE_LEN);
-	KUNIT_EXPECT_EQ(test, bad, 0U);
+	KUNIT_EXPECT_EQ(test, mp_writes_bad(e), 0U);
 	KUNIT_EXPECT_EQ(test, gone, dark);
 	KUNIT_EXPECT_EQ(test, back, dark);
 	KUNIT_EXPECT_GT(test, e->on_link[link], before);
