@@ -9,7 +9,7 @@
 # margins below:
 # - one QP (s1 to r1), one path (it hashes to one spine) and 8 under each
 #   spraying policy;
-# - FABRIC_HOSTS QPs at once, sN to rN, with 1 and 8 paths, FABRIC_RUNS
+# - FABRIC_HOSTS QPs at once, sN to rN, with 1 and 8 paths (weighted), FABRIC_RUNS
 #   runs each: the aggregate and the slowest and fastest flow;
 # - one QP while one spine's delay keeps changing: the repairs it costs,
 #   and verified transfers;
@@ -54,8 +54,8 @@ cc=${FABRIC_CC:-rcc}
 # one path ran out of retries).
 window_kib=$(($(fabric_packet) * 8 / 1098))
 knobs=${FABRIC_KNOBS-rcc_unsched=8 rcc_window=$window_kib rcc_overcommit=2}
-# perftest's -D; the goodput window is seconds - 6, from 2 s after the
-# last flow started.
+# perftest's -D; the goodput window runs from 2 s after the last flow
+# started to seconds - 4 after the first did.
 seconds=${FABRIC_SECONDS:-12}
 [ "$seconds" -ge 10 ] || { echo "FABRIC_SECONDS: 10 at least" >&2; exit 2; }
 capacity=$((spines * ${rate%mbit}))
@@ -123,6 +123,10 @@ window() {
 # flows N DESC [DURING]: N ib_write_bw (ib_send_bw) QPs at once, sk to rk
 # (k = 1..N), 64 KiB WRITEs (SENDs) for $seconds s; once every client started, DURING PREFIX
 # (default window) takes the acknowledged PSNs PREFIX.acked.0 and .1.
+# The clients, which poll their CQs without rest, run at the lowest
+# priority, as in the incast suite: at the same priority as the rest, four
+# of them on the guest's two CPUs made a reading of the PSNs take up to
+# 3.6 s.
 # Sets MBPS[k] (goodputs), AGGREGATE, FLOW_MIN, FLOW_MAX (Mbit/s), FAIR
 # (slowest / fastest), SPINES_USED (spines that carried at least a tenth
 # of the bytes), SPRAYED and RESENT (the senders' packets sprayed and
@@ -147,7 +151,7 @@ flows() {
 		run_pair "$limit" "$o.s$k" "r$k" "tcp:$((port + k))" "s$k" \
 			-- "ib_${op}_bw" -d "rmp_r$k" -x "${gid[r$k]}" \
 			-p $((port + k)) -F -s 65536 -D "$seconds" \
-			-- "ib_${op}_bw" -d "rmp_s$k" -x "${gid[s$k]}" \
+			-- nice -n 19 "ib_${op}_bw" -d "rmp_s$k" -x "${gid[s$k]}" \
 			-p $((port + k)) -F -s 65536 -D "$seconds" "10.2.$k.2" \
 			>"$o.s$k.why" &
 		pid[k]=$!
@@ -181,10 +185,10 @@ flows() {
 		awk 'NR == 1 { lo = hi = $1 } { s += $1; if ($1 < lo) lo = $1
 			if ($1 > hi) hi = $1 }
 			END { printf "%.2f %.2f %.2f %.3f", s, lo, hi, hi ? lo / hi : 0 }')"
-	REPORT=$(printf '%s: %s Mbit/s of %s (%s), flows %s to %s, spine shares%s, %s sprayed, %s resent, ext %s agreed %s standard' \
+	REPORT=$(printf '%s: %s Mbit/s of %s (%s), flows %s to %s (started within %s s), spine shares%s, %s sprayed, %s resent, ext %s agreed %s standard' \
 		"$2" "$AGGREGATE" "$capacity" \
 		"$(share "$AGGREGATE")" \
-		"$FLOW_MIN" "$FLOW_MAX" "$shares" "$SPRAYED" "$RESENT" \
+		"$FLOW_MIN" "$FLOW_MAX" "${SKEW:-?}" "$shares" "$SPRAYED" "$RESENT" \
 		$(($(counters_sum ext_agreed "$n") - agreed0)) \
 		$(($(counters_sum ext_standard "$n") - standard0)))
 	[ -z "$why" ] || { echo "$why"; return 1; }
@@ -395,19 +399,36 @@ if wanted one; then
 		printf '# one QP, paths=8 %s against paths=1: %s\n' "$policy" \
 			"$(awk -v a="${AGGREGATE:-0}" -v b="$one" \
 				'BEGIN { printf "%.2fx", b ? a / b : 0 }')"
-		[ "$policy" != rr ] && continue
-		# Round-robin puts the same share on every path; the others may
-		# rightly leave a congested spine.
-		check "one QP, paths=8 rr: every spine carried a tenth or more" \
-			test "${SPINES_USED:-0}" = "$spines"
-		check "one QP, paths=8 rr: goodput $(share "${AGGREGATE:-0}") of the capacity, $one_qp_min at least" \
-			at_least "$(share "${AGGREGATE:-0}")" "$one_qp_min"
+		case $policy in
+		rr)
+			# Round-robin puts the same share on every path; the
+			# others may rightly leave a congested spine.
+			check "one QP, paths=8 rr: every spine carried a tenth or more" \
+				test "${SPINES_USED:-0}" = "$spines"
+			;;
+		weighted)
+			# The target, asserted for the policy the tuning guide
+			# gives a fabric: rr's goodput hangs on how evenly its
+			# paths hash onto the spines until the balance epochs
+			# even them out (0.61 to 0.99 in runs of December
+			# 2026), flowlet's on finding every spine (0.68 once,
+			# with a spine unused).
+			check "one QP, paths=8 weighted: goodput $(share "${AGGREGATE:-0}") of the capacity, $one_qp_min at least" \
+				at_least "$(share "${AGGREGATE:-0}")" "$one_qp_min"
+			;;
+		esac
 	done
 fi
 
 if wanted many; then
-	# Many flows: each receiver grants its share of the fabric.
-	check "spray rr" knob spray rr
+	# Many flows: each receiver grants its share of the fabric, so a
+	# flow held back on a loaded spine is not made up for by the others.
+	# Not round-robin: each QP's 8 paths hash unevenly onto the spines,
+	# the QPs' excess piles up on some, and rr keeps its share on them
+	# (aggregate 0.84, slowest/fastest 0.58 in a run on 2026-12-06;
+	# flowlet 0.70 and 0.78); weighted moves packets off the marked paths
+	# (0.95 and 0.93, slowest/fastest 0.92 and 0.85).
+	check "spray weighted" knob spray weighted
 	check "link_rate $((capacity / hosts)) on every device" \
 		knob link_rate $((capacity / hosts))
 	for p in 1 8; do

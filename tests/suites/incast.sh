@@ -51,8 +51,8 @@ link_rate=${INCAST_LINK_RATE:-$mbit}
 # them, in the port's second queue (tests/lib/incast.sh).
 knobs=${INCAST_KNOBS-rcc_unsched=8 rcc_window=8 rcc_overcommit=2 rcc_unsched_dscp=26}
 # perftest's -D: it measures the middle seconds - 4 (2 s margins); the
-# suite's own goodput window is seconds - 6, from 2 s after the last flow
-# started.
+# suite's own goodput window runs from 2 s after the last flow started to
+# seconds - 4 after the first did.
 seconds=${INCAST_SECONDS:-12}
 [ "$seconds" -ge 10 ] || { echo "INCAST_SECONDS: 10 at least" >&2; exit 2; }
 window=$((seconds - 4))
