@@ -262,7 +262,7 @@ incast() {
 		probe_loop "$mode" &
 		ppid=$!
 		# Goodput over a window in the middle of the flows, all
-		# running: what each QP's acknowledged PSN moved by.
+		# running: the packets each QP saw acknowledged meanwhile.
 		goodput_window "$work/$mode" "$seconds"
 		RATES=$(cc_rates "$work/$mode.qps")
 		for n in $(seq 1 "$senders"); do

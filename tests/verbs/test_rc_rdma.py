@@ -73,6 +73,25 @@ class RcRdmaTest(DataTestCase):
                                  bytes([FILL]) * OFF)
         self.assertNoCompletion(self.b.rcq, 0)
 
+    def test_acked_counts_each_packet_once(self):
+        """tx_acked: each request packet the peer acknowledged or
+        answered, once: a WRITE's packets, a READ's responses."""
+        before = self.counter('tx_acked')
+        size = 3 * MTU + 17
+        payload, src, dst = self.write_buffers(size, 1)
+        self.post_send(self.a, e.IBV_WR_RDMA_WRITE, self.sges(src, (0, size)),
+                       1, rdma=(dst.rkey, dst.buf + OFF))
+        self.check_send_wc(self.one(self.a.scq), 1, e.IBV_WC_RDMA_WRITE,
+                           size)
+        back = self.mr(2 * MTU)
+        self.post_send(self.a, e.IBV_WR_RDMA_READ,
+                       self.sges(back, (0, 2 * MTU)), 2,
+                       rdma=(dst.rkey, dst.buf + OFF))
+        self.check_send_wc(self.one(self.a.scq), 2, e.IBV_WC_RDMA_READ,
+                           2 * MTU)
+        self.assertEqual(back.read(2 * MTU, 0), payload[:2 * MTU])
+        self.assertEqual(self.counter('tx_acked') - before, 4 + 2)
+
     def test_read_scatter(self):
         src = self.mr(8192)
         image = data(8192, 3)

@@ -641,6 +641,7 @@ static void rmp_requester_count(struct rmp_qp *qp)
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
 
 	rmp_stats_add(st, RMP_CNT_TX_RETRANSMITS, s->retrans - seen->retrans);
+	rmp_stats_add(st, RMP_CNT_TX_ACKED, s->acked - seen->acked);
 	rmp_stats_add(st, RMP_CNT_ACK_TIMEOUTS, s->timeouts - seen->timeouts);
 	rmp_stats_add(st, RMP_CNT_RX_SEQ_NAKS, s->seq_naks - seen->seq_naks);
 	rmp_stats_add(st, RMP_CNT_RX_RNR_NAKS, s->rnr_naks - seen->rnr_naks);

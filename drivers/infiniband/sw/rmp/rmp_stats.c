@@ -66,6 +66,7 @@ static const struct rdma_stat_desc rmp_stat_descs[RMP_CNT_MAX] = {
 	[RMP_CNT_TX_READ_REPORTS] = { .name = "tx_read_reports" },
 	[RMP_CNT_RX_READ_REPORTS] = { .name = "rx_read_reports" },
 	[RMP_CNT_RX_BAD_READ_REPORTS] = { .name = "rx_bad_read_reports" },
+	[RMP_CNT_TX_ACKED] = { .name = "tx_acked" },
 };
 
 /**

@@ -547,6 +547,7 @@ static u32 rmp_req_ack_comp(struct rmp_req *r, struct rmp_req_wqe *w, u32 n,
 		step = n;
 	w->acked += step;
 	r->una = rmp_psn_add(r->una, step);
+	r->stats.acked += step;
 	if (w->acked == w->npsn) {
 		*ev |= rmp_req_finish(r, r->comp, RMP_REQ_OK);
 		r->comp++;
@@ -817,6 +818,7 @@ static unsigned int rmp_req_on_data(struct rmp_req *r, u32 psn,
 
 	w->acked++;
 	r->una = rmp_psn_add(r->una, 1);
+	r->stats.acked++;
 	if (last) {
 		r->comp++;
 		return rmp_req_finish(r, idx, RMP_REQ_OK);

@@ -301,6 +301,8 @@ enum rmp_req_state {
  * struct rmp_req_stats - requester counters
  * @pkts: packets handed out by rmp_req_next()
  * @retrans: ... of which retransmissions
+ * @acked: RC: PSNs the peer acknowledged or answered, each once whatever
+ *	the copies sent (what the peer got, in packets)
  * @timeouts: local ACK timeouts acted on
  * @seq_naks: PSN sequence error NAKs acted on
  * @rnr_naks: RNR NAKs acted on
@@ -322,6 +324,7 @@ enum rmp_req_state {
 struct rmp_req_stats {
 	u64 pkts;
 	u64 retrans;
+	u64 acked;
 	u64 timeouts;
 	u64 seq_naks;
 	u64 rnr_naks;

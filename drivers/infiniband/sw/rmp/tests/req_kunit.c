@@ -2750,6 +2750,9 @@ static void rmp_req__random_link(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sim.delivered, sim.nmsgs);
 	KUNIT_EXPECT_EQ(test, sim.r.una, sim.r.post_psn);
 	KUNIT_EXPECT_EQ(test, sim.epsn, sim.r.post_psn);
+	/* Every PSN once, however often sent, answered or acknowledged. */
+	KUNIT_EXPECT_EQ(test, sim.r.stats.acked,
+			(u64)rmp_psn_diff(sim.r.post_psn, c->base));
 	if (c->loss)
 		KUNIT_EXPECT_GT(test, sim.r.stats.retrans, 0ULL);
 	if (!c->loss && !c->jitter && !c->rnr && !c->dup)
