@@ -177,6 +177,8 @@ struct rmp_credit_rx_stats {
  * @ecn_marks: of those, CE-marked
  * @ecn_since: when the rate was last adjusted (ns)
  * @ecn_alpha: the smoothed fraction marked, in 1/%RMP_CREDIT_ONE
+ * @ecn_bytes: bytes of the new PSNs the senders' data reached since the
+ *	last adjustment
  * @wanted: the last tick left a sender wanting credit the pacer had no
  *	tokens for
  * @stats: counters
@@ -194,6 +196,7 @@ struct rmp_credit_rx {
 	u32 ecn_marks;
 	u64 ecn_since;
 	u32 ecn_alpha;
+	u64 ecn_bytes;
 	bool wanted;
 	struct rmp_credit_rx_stats stats;
 };

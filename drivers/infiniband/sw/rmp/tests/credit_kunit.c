@@ -918,6 +918,81 @@ static void rmp_credit__ecn_finds_the_bottleneck(struct kunit *test)
 		   (unsigned long long)(sim->qsum / sim->steps));
 }
 
+/* A period of @ecn_every marked packets, @gap ns apart, into @rx. */
+static u64 marked_period(struct rmp_credit_rx *rx, struct rmp_credit_peer *p,
+			 u32 *psn, u64 now, u64 gap)
+{
+	u32 i;
+
+	for (i = 0; i < rx->cfg.ecn_every; i++) {
+		now += gap;
+		rmp_credit_rx_data(rx, p, (*psn)++, true, now);
+	}
+	return now;
+}
+
+/*
+ * Marks on data that arrived slower than the rate granted cut it by half
+ * the smoothed fraction marked; marks on data that arrived faster (a
+ * queue filled before an earlier cut, draining) cut nothing.
+ */
+static void rmp_credit_rx_data__marks_while_a_queue_drains_cut_nothing(struct kunit *test)
+{
+	struct rmp_credit_rx rx;
+	struct rmp_credit_peer p;
+	u32 psn = 100;
+	u64 now;
+
+	KUNIT_ASSERT_EQ(test, rmp_credit_rx_init(&rx, &base_cfg, 0), 0);
+	rmp_credit_peer_init(&p, 1100, psn);
+	/* 1100 bytes every 17.6 us: 500 Mbit/s, half the rate granted. */
+	now = marked_period(&rx, &p, &psn, 0, 17600);
+	KUNIT_EXPECT_EQ(test, rx.stats.cuts, 1ULL);
+	/* Alpha, a sixteenth of the way to all marked: a 32nd cut. */
+	KUNIT_EXPECT_EQ(test, rx.rate_kbps, 1000000ULL - 1000000ULL / 32);
+
+	rx.rate_kbps = 400000;
+	marked_period(&rx, &p, &psn, now, 17600);
+	KUNIT_EXPECT_EQ(test, rx.stats.cuts, 1ULL);
+	KUNIT_EXPECT_EQ(test, rx.rate_kbps, 400000ULL);
+}
+
+/*
+ * The fabric loses a quarter of its capacity under one sender (a spine
+ * of four goes dark): the data queues, its marks cut the granted rate,
+ * and they go on while the queue drains. Cuts that stop once the data
+ * arrives faster than granted leave the rate near what the fabric still
+ * carries, and from 2 ms after the loss the sender gets most of it; cuts
+ * on every marked period took it to two thirds of the link left, to
+ * climb back one step a period.
+ */
+static void rmp_credit__ecn_follows_a_shrinking_bottleneck(struct kunit *test)
+{
+	struct rmp_credit_rx_cfg cfg = base_cfg;
+	struct sim *sim;
+	u64 got, cap;
+
+	cfg.window = 32;
+	cfg.overcommit = 2;
+	cfg.burst_bytes = SIM_PKT;
+	sim = sim_new(test, 1, &cfg);
+	sim->delay = 40 * US;
+	sim->mark_above = 2;
+	sim_post(sim, 0, 0, true);
+	sim_run(test, sim, 10 * MS);
+	sim->link_kbps = cfg.rate_kbps * 3 / 4;
+	sim_run(test, sim, 12 * MS);
+	sim_reset_counts(sim);
+	sim_run(test, sim, 18 * MS);
+	got = sim_delivered(sim);
+	cap = sim_capacity(sim, 6 * MS);
+	KUNIT_EXPECT_GE(test, got * 100, cap * 85);
+	kunit_info(test, "delivered %llu of %llu packets, granted rate %llu kbit/s, %llu cuts\n",
+		   (unsigned long long)got, (unsigned long long)cap,
+		   (unsigned long long)sim->rx.rate_kbps,
+		   (unsigned long long)sim->rx.stats.cuts);
+}
+
 /*
  * More senders than slots: the receiver's state stays bounded, the
  * senders left out ask again, and every transfer completes.
@@ -955,7 +1030,9 @@ static struct kunit_case rmp_credit_cases[] = {
 	KUNIT_CASE(rmp_credit__srpt_finishes_short_first),
 	KUNIT_CASE(rmp_credit__busy_receiver_keeps_the_link_full),
 	KUNIT_CASE(rmp_credit__jittery_receiver_keeps_the_link_full),
+	KUNIT_CASE(rmp_credit_rx_data__marks_while_a_queue_drains_cut_nothing),
 	KUNIT_CASE(rmp_credit__ecn_finds_the_bottleneck),
+	KUNIT_CASE(rmp_credit__ecn_follows_a_shrinking_bottleneck),
 	KUNIT_CASE(rmp_credit__more_senders_than_slots),
 	{}
 };
