@@ -422,7 +422,7 @@ if wanted one; then
 			# The target, asserted for the policy the tuning guide
 			# gives a fabric: rr's goodput hangs on how evenly its
 			# paths hash onto the spines until the balance epochs
-			# even them out (0.61 to 0.99 in runs of December
+			# even them out (0.46 to 0.99 in runs of December
 			# 2026), flowlet's on finding every spine (0.68 once,
 			# with a spine unused).
 			check "one QP, paths=8 weighted: goodput $(share "${AGGREGATE:-0}") of the capacity, $one_qp_min at least" \
