@@ -427,18 +427,21 @@ static void rmp_credit_ecn_adjust(struct rmp_credit_rx *rx, u64 now)
  * @ce: it arrived CE-marked
  * @now: the time (ns)
  *
- * Any packet counts, duplicates and unscheduled ones too: each took its
- * place on the downlink.
+ * Any packet counts towards the fraction marked, duplicates and
+ * unscheduled ones too: each took its place on the downlink. Only the
+ * PSNs it moves the sender's highest over count towards the rate data
+ * arrives at (rmp_credit_arrival_kbps()).
  */
 void rmp_credit_rx_data(struct rmp_credit_rx *rx, struct rmp_credit_peer *p,
 			u32 psn, bool ce, u64 now)
 {
+	u32 ahead;
+
 	psn = rmp_psn_mask(psn);
 	p->last_ns = now;
-	if (rmp_psn_after_eq(psn, p->rcvd) &&
-	    rmp_psn_sub(psn, p->rcvd) < RMP_CREDIT_AHEAD_MAX) {
-		rx->ecn_bytes += (u64)(rmp_psn_sub(psn, p->rcvd) + 1) *
-				 p->pkt_bytes;
+	ahead = rmp_psn_sub(psn, p->rcvd);
+	if (rmp_psn_after_eq(psn, p->rcvd) && ahead < RMP_CREDIT_AHEAD_MAX) {
+		rx->ecn_bytes += (u64)(ahead + 1) * p->pkt_bytes;
 		p->rcvd = rmp_psn_add(psn, 1);
 	}
 	if (!rmp_credit_unused(p))
