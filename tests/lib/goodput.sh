@@ -39,26 +39,29 @@ all_started() {
 		'BEGIN { printf "%.1f", b - a }')
 }
 
-# acked_counter N: the counter file of the request packets sender N's
-# device saw acknowledged (tx_acked; the devices of every namespace show
-# in the initial one).
+# Sender N's counter of the request packets its device saw acknowledged
+# is $acked_pre$N$acked_post (tx_acked; the devices of every namespace
+# show in the initial one).
+acked_pre=/sys/class/infiniband/rmp_s
+acked_post=/ports/1/hw_counters/tx_acked
+
+# acked_counter N: sender N's counter file.
 acked_counter() {
-	echo "/sys/class/infiniband/rmp_s$1/ports/1/hw_counters/tx_acked"
+	echo "$acked_pre$1$acked_post"
 }
 
 # acked_packets: the time the reading began and the time it ended, then
 # for each sender n "n PACKETS", the request packets its device saw
 # acknowledged, each once: in these suites, its perftest QP's. Read with
 # bash's own read, no process started: a reading takes a few
-# milliseconds however loaded the guest (the QPs' acknowledged PSNs,
-# read with rdma -dd under four flows, took up to 3.6 s).
+# milliseconds however loaded the guest.
 acked_packets() {
 	local start f n v lines=()
 	start=$EPOCHREALTIME
-	for f in /sys/class/infiniband/rmp_s*/ports/1/hw_counters/tx_acked; do
+	for f in "$acked_pre"*"$acked_post"; do
 		[ -e "$f" ] || continue
-		n=${f#/sys/class/infiniband/rmp_s}
-		read -r v <"$f" && lines+=("${n%%/*} $v")
+		n=${f#"$acked_pre"}
+		read -r v <"$f" && lines+=("${n%"$acked_post"} $v")
 	done
 	echo "$start $EPOCHREALTIME"
 	[ ${#lines[@]} = 0 ] || printf '%s\n' "${lines[@]}"

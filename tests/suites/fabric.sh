@@ -9,8 +9,8 @@
 # margins below:
 # - one QP (s1 to r1), one path (it hashes to one spine) and 8 under each
 #   spraying policy;
-# - FABRIC_HOSTS QPs at once, sN to rN, with 1 and 8 paths (weighted), FABRIC_RUNS
-#   runs each: the aggregate and the slowest and fastest flow;
+# - FABRIC_HOSTS QPs at once, sN to rN, with 1 and 8 paths (weighted),
+#   FABRIC_RUNS runs each: the aggregate and the slowest and fastest flow;
 # - one QP while one spine's delay keeps changing: the repairs it costs,
 #   and verified transfers;
 # - failover: one QP while a spine is blackholed, the time to detect it and
