@@ -402,9 +402,9 @@ if wanted one; then
 		check "spray $policy" knob spray "$policy"
 		# 8 s more than one path: 8 paths leave a spine of 4 unused
 		# in more than a third of the QPs, and the exploring that
-		# finds it moves a path every 4 balance epochs (about 1.7 s
-		# here) to a port that lands on it one time in four: 12 s
-		# runs missed it to the end in about one of five.
+		# finds it moves a path to a port that lands on it one time
+		# in four, one a balance epoch (half a second here): the
+		# seconds before it is found weigh less in a longer run.
 		seconds=$((seconds + 8)) check_here "one QP, 8 paths, $policy" \
 			flows 1 "one QP, paths=8 $policy"
 		report

@@ -61,12 +61,16 @@
  * are: the paths can all hash onto a few links while another carries
  * nothing (a link that came back after its paths took fresh entropy, or
  * one no entropy value drew), and a route that is not used is never
- * measured. So after %RMP_PATHS_EXPLORE_EPOCHS epochs in a row with a
- * thirty-second or more of all deliveries marked and no move, the most
- * marked of two live paths or more leaves its route anyway (a single path
- * keeps its port: one route is as good as another for it). Where no route
- * is better (a congested receiver's link) that costs one path's estimates
- * every %RMP_PATHS_EXPLORE_EPOCHS epochs. Leaving a route is taking a
+ * measured. So at the end of an epoch in which no path is to move and a
+ * thirty-second or more of the other paths' deliveries were marked, not
+ * only the most marked one's (marks on one path alone are weighed, and
+ * left to the rule above), that most marked of two live paths or more
+ * leaves its route anyway (a single path keeps its port: one route is as
+ * good as another for it). A fresh port lands on a route no path used
+ * with that route's share of the chances only (one in four for one spine
+ * of four), so exploring does not wait: every such epoch explores. Where
+ * no route is better (a congested receiver's link) that costs one path's
+ * estimates every epoch. Leaving a route is taking a
  * fresh entropy value (a new route, probably, which may also be a link
  * that came back); the estimates start over, and what the packets sent
  * before on the old value tell is not held against the new one: their
@@ -638,9 +642,25 @@ static bool rmp_paths_hotter(const struct rmp_path *p,
 }
 
 /*
+ * The epoch's marks are not @hottest's alone: a thirty-second or more of
+ * the other live paths' deliveries (@delivered, @marked in all) were
+ * marked too.
+ */
+static bool rmp_paths_marked_elsewhere(const struct rmp_path *hottest,
+				       u32 delivered, u32 marked)
+{
+	u32 rest = delivered - hottest->epoch_delivered;
+	u32 rest_marked = marked - hottest->epoch_marked;
+
+	return rest && rest_marked &&
+	       (u64)rest_marked * RMP_PATHS_ONE >=
+	       (u64)rest * RMP_PATHS_HOT_MARGIN;
+}
+
+/*
  * End of a balance epoch: each live path runs hot or cools down; the
- * hottest that ran hot long enough leaves its route, or, after enough
- * epochs marked everywhere, the most marked. The counts start over.
+ * hottest that ran hot long enough leaves its route, or, in an epoch
+ * marked everywhere, the most marked. The counts start over.
  */
 static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 {
@@ -669,20 +689,17 @@ static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 		    rmp_paths_hotter(p, hottest))
 			hottest = p;
 	}
+	if (!leave && hottest &&
+	    rmp_paths_marked_elsewhere(hottest, delivered, marked))
+		leave = hottest;
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		ps->path[i].epoch_delivered = 0;
 		ps->path[i].epoch_marked = 0;
 	}
 	ps->epoch_delivered = 0;
-	if (leave || rmp_paths_nlive(ps) < 2 || !marked ||
-	    (u64)marked * RMP_PATHS_ONE < (u64)delivered * RMP_PATHS_HOT_MARGIN)
-		ps->congested = 0;
-	else if (++ps->congested >= RMP_PATHS_EXPLORE_EPOCHS)
-		leave = hottest;
 	if (!leave)
 		return;
 	rmp_paths_replace(ps, leave, now);
-	ps->congested = 0;
 	/*
 	 * The queues the move relieves take a while to drain: judge the
 	 * others again only on epochs that start after it.

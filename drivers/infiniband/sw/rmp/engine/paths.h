@@ -35,11 +35,6 @@
 #define RMP_PATHS_EPOCH			32
 /* Epochs in a row a path must run hot before its route is left. */
 #define RMP_PATHS_HOT_EPOCHS		2
-/*
- * Epochs in a row marked everywhere, with no path running hot, after
- * which the most marked path tries a fresh route all the same.
- */
-#define RMP_PATHS_EXPLORE_EPOCHS	4
 /* Weight of the best path in %RMP_SPRAY_WEIGHTED. */
 #define RMP_PATHS_WEIGHT_MAX		64
 
@@ -184,7 +179,6 @@ struct rmp_paths_cfg {
  * @delivered_ns: when any path last delivered a packet
  * @picked: rmp_paths_pick() has chosen before
  * @epoch_delivered: deliveries in the current balance epoch, all paths
- * @congested: balance epochs in a row marked everywhere that moved no path
  * @rng: state of the entropy generator
  * @weight: each path's share in %RMP_SPRAY_WEIGHTED, 1 to
  *	%RMP_PATHS_WEIGHT_MAX
@@ -203,7 +197,6 @@ struct rmp_paths {
 	u64 delivered_ns;
 	bool picked;
 	u32 epoch_delivered;
-	u32 congested;
 	u32 rng;
 	u32 weight[RMP_PATHS_MAX];
 	s32 credit[RMP_PATHS_MAX];

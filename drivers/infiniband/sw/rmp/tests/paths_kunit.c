@@ -754,12 +754,18 @@ static u64 epoch(struct rmp_paths *ps, u32 n, u64 t, const int *mark)
 	return t;
 }
 
+/*
+ * Marks light overall (under a thirty-second of the deliveries) but
+ * clearly more on some paths: those run hot, and one that runs hot
+ * %RMP_PATHS_HOT_EPOCHS epochs in a row leaves its route.
+ */
 static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 {
-	static const int one_hot[4] = { 0, 2, 0, 0 };
-	static const int two_hot[4] = { 0, 2, 2, 0 };
-	static const int two_unequal[8] = { 0, 0, 0, 0, 0, 0, 2, 1 };
-	static const int all_hot[4] = { 1, 1, 1, 1 };
+	/* 3 deliveries of 32 marked on path 1, none elsewhere. */
+	static const int one_hot[4] = { 0, 11, 0, 0 };
+	static const int two_hot[8] = { 0, 11, 11, 0, 0, 0, 0, 0 };
+	/* 3 and 4 of 32: 7 of 256 in all. */
+	static const int two_unequal[8] = { 0, 0, 0, 0, 0, 0, 11, 8 };
 	static const int cool[4] = { 0, 0, 0, 0 };
 	struct rmp_paths *ps = new_set(test);
 	u16 old;
@@ -768,7 +774,6 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	old = ps->path[1].sport;
-	/* Half of path 1's deliveries marked, none of the others'. */
 	t = epoch(ps, 4, t, one_hot);
 	KUNIT_EXPECT_EQ(test, ps->path[1].hot, 1);
 	KUNIT_EXPECT_EQ(test, ps->path[1].sport, old);
@@ -786,16 +791,16 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 	 * are judged on the epochs after the move only: two more before the
 	 * next move.
 	 */
-	setup(test, ps, 4, RMP_SPRAY_RR);
-	t = epoch(ps, 4, t, two_hot);
-	t = epoch(ps, 4, t, two_hot);
+	setup(test, ps, 8, RMP_SPRAY_RR);
+	t = epoch(ps, 8, t, two_hot);
+	t = epoch(ps, 8, t, two_hot);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 1);
 	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 0);
 	KUNIT_EXPECT_EQ(test, ps->path[2].hot, 0);
-	t = epoch(ps, 4, t, two_hot);
+	t = epoch(ps, 8, t, two_hot);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced +
 			ps->path[2].stats.replaced, 1);
-	t = epoch(ps, 4, t, two_hot);
+	t = epoch(ps, 8, t, two_hot);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced +
 			ps->path[2].stats.replaced, 2);
 
@@ -806,13 +811,6 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps->path[6].stats.replaced, 0);
 	KUNIT_EXPECT_EQ(test, ps->path[7].stats.replaced, 1);
 
-	/* Marks everywhere: no route is better, none is left for a while. */
-	setup(test, ps, 4, RMP_SPRAY_RR);
-	for (i = 0; i < RMP_PATHS_EXPLORE_EPOCHS - 1; i++)
-		t = epoch(ps, 4, t, all_hot);
-	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ(test, ps->path[i].stats.replaced, 0);
-
 	/* An epoch cool in between starts the count over. */
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	for (i = 0; i < 4; i++)
@@ -820,10 +818,7 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
 }
 
-/*
- * @epochs epochs, path i's deliveries marked every one (1), none (0) or
- * one in @mark[i]; the paths' entropy replacements so far, none hot.
- */
+/* @epochs epochs marked as @mark says; the replacements so far, none hot. */
 static u32 explored(struct kunit *test, struct rmp_paths *ps, u64 *t,
 		    const int *mark, u32 epochs)
 {
@@ -839,18 +834,22 @@ static u32 explored(struct kunit *test, struct rmp_paths *ps, u64 *t,
 }
 
 /*
- * Marked everywhere, with no route better than another, for
- * RMP_PATHS_EXPLORE_EPOCHS epochs in a row: the most marked path tries a
- * fresh route (the routes used may not be all there are), one path per
- * that many epochs. Light marks, or an epoch unmarked between, explore
- * nothing; nor does a single path.
+ * A thirty-second or more of the deliveries marked on the paths other
+ * than the most marked one, alike or not: the routes used may not be all
+ * there are, and the most marked path tries a fresh one, at the end of
+ * every such epoch. Lighter marks, marks on one path alone (weighed
+ * first, and left if it runs hot), or marks only on paths that died
+ * since, explore nothing; nor does a single path.
  */
 static void rmp_paths_tick__explores_when_marked_everywhere(struct kunit *test)
 {
 	static const int all_hot[4] = { 1, 1, 1, 1 };
 	static const int third_most[4] = { 2, 2, 1, 2 };
-	static const int light[4] = { 33, 33, 0, 0 };
-	static const int cool[4] = { 0, 0, 0, 0 };
+	/* 1 of 32 on two paths: 2 of 128 in all. */
+	static const int light[4] = { 32, 32, 0, 0 };
+	/* 4 of 128 in all: just enough. */
+	static const int just[4] = { 32, 32, 32, 32 };
+	static const int alone[4] = { 0, 1, 0, 0 };
 	struct rmp_paths *ps = new_set(test);
 	u64 t = MS;
 	u16 old;
@@ -858,46 +857,131 @@ static void rmp_paths_tick__explores_when_marked_everywhere(struct kunit *test)
 
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	old = ps->path[2].sport;
-	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, third_most,
-				       RMP_PATHS_EXPLORE_EPOCHS - 1), 0U);
 	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, third_most, 1), 1U);
 	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
 	KUNIT_EXPECT_NE(test, ps->path[2].sport, old);
-	/* The count starts over after a move. */
-	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot,
-				       RMP_PATHS_EXPLORE_EPOCHS - 1), 1U);
+	/* The first of equals, one path an epoch. */
 	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 1), 2U);
-	/* The first of equals. */
 	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 1);
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 2), 4U);
 
 	setup(test, ps, 4, RMP_SPRAY_RR);
-	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, light,
-				       4 * RMP_PATHS_EXPLORE_EPOCHS), 0U);
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, light, 8), 0U);
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, just, 1), 1U);
+
 	setup(test, ps, 4, RMP_SPRAY_RR);
-	for (i = 0; i < 4 * RMP_PATHS_EXPLORE_EPOCHS; i++)
-		t = epoch(ps, 4, t, i % RMP_PATHS_EXPLORE_EPOCHS ? all_hot : cool);
-	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, cool, 0), 0U);
+	t = epoch(ps, 4, t, alone);
+	KUNIT_EXPECT_EQ(test, ps->path[1].hot, 1);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, ps->path[i].stats.replaced, 0);
 
 	/*
-	 * An epoch whose deliveries were all on paths that died since shows
-	 * no live path marked: it is not counted as marked everywhere.
+	 * An epoch whose marked deliveries were all on paths that died
+	 * since shows no live path marked.
 	 */
 	setup(test, ps, 4, RMP_SPRAY_RR);
-	for (i = 0; i < RMP_PATHS_EXPLORE_EPOCHS - 1; i++) {
-		traffic(ps, 0, 2 * RMP_PATHS_EPOCH, t, 20 * US, 0);
-		traffic(ps, 1, 2 * RMP_PATHS_EPOCH, t, 20 * US, 0);
-		t += 2 * RMP_PATHS_EPOCH * 100 * US;
-		kill_path(ps, 0, t);
-		kill_path(ps, 1, t);
-		rmp_paths_tick(ps, t);
-	}
-	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 1), 0U);
+	traffic(ps, 0, 2 * RMP_PATHS_EPOCH, t, 20 * US, 1);
+	traffic(ps, 1, 2 * RMP_PATHS_EPOCH, t, 20 * US, 1);
+	t += 2 * RMP_PATHS_EPOCH * 100 * US;
+	kill_path(ps, 0, t);
+	kill_path(ps, 1, t);
+	rmp_paths_tick(ps, t);
+	for (i = 0; i < 4; i++)
+		KUNIT_EXPECT_EQ(test, ps->path[i].stats.replaced, 0);
 
 	/* One path keeps its port. */
 	setup(test, ps, 1, RMP_SPRAY_RR);
-	for (i = 0; i < 4 * RMP_PATHS_EXPLORE_EPOCHS; i++)
+	for (i = 0; i < 8; i++)
 		t = epoch(ps, 1, t, all_hot);
 	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 0);
+}
+
+/* Links of the modelled fabric, and paths on them: two per link fit. */
+#define LINKS		4
+#define LINK_FITS	2
+
+/* The link a switch hashes @sport onto, as a fixed stand-in for ECMP. */
+static u32 link_of(u16 sport)
+{
+	return (u32)(sport * 0x9e3779b1U) >> 30;
+}
+
+/* Live paths on each link; the number of links that carry none. */
+static u32 link_load(const struct rmp_paths *ps, u32 *load)
+{
+	u32 i, unused = 0;
+
+	memset(load, 0, LINKS * sizeof(*load));
+	for (i = 0; i < ps->cfg.npaths; i++)
+		if (rmp_paths_live(ps, i))
+			load[link_of(ps->path[i].sport)]++;
+	for (i = 0; i < LINKS; i++)
+		unused += !load[i];
+	return unused;
+}
+
+/*
+ * One epoch on the modelled fabric under round-robin: a link carrying
+ * more paths than fit marks one delivery in four of each (three paths),
+ * one in two (more).
+ */
+static u64 fabric_epoch(struct rmp_paths *ps, u64 t)
+{
+	u32 load[LINKS], i, n;
+
+	link_load(ps, load);
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		n = load[link_of(ps->path[i].sport)];
+		traffic(ps, i, RMP_PATHS_EPOCH, t, 20 * US,
+			n <= LINK_FITS ? 0 : n == LINK_FITS + 1 ? 4 : 2);
+	}
+	t += RMP_PATHS_EPOCH * 100 * US;
+	rmp_paths_tick(ps, t);
+	return t;
+}
+
+/*
+ * Eight paths on four links leave a link unused in more than a third of
+ * the path sets. The congested links' marks move their paths, and every
+ * move is a fresh draw of the link: the unused one is found in a few
+ * epochs (one move an epoch, one chance in four each: 4.2 epochs on
+ * average over the sets of this model), and then the load evens out, two
+ * paths a link. Waiting for a path to run hot two epochs, or for four
+ * marked epochs in a row, took 15 on average, 38 at most.
+ */
+static void rmp_paths_tick__explores_onto_an_unused_link(struct kunit *test)
+{
+	struct rmp_paths_cfg cfg = base_cfg;
+	struct rmp_paths *ps = new_set(test);
+	u32 seed, epochs, i, load[LINKS], sets = 0, sum = 0, worst = 0;
+	u64 t = MS;
+
+	cfg.npaths = 8;
+	for (seed = 1; seed <= 64; seed++) {
+		cfg.seed = seed;
+		KUNIT_ASSERT_EQ(test, rmp_paths_init(ps, &cfg), 0);
+		if (!link_load(ps, load))
+			continue;
+		sets++;
+		for (epochs = 0; epochs < 64 && link_load(ps, load); epochs++)
+			t = fabric_epoch(ps, t);
+		KUNIT_EXPECT_EQ_MSG(test, link_load(ps, load), 0,
+				    "seed %u: a link unused after 64 epochs",
+				    seed);
+		sum += epochs;
+		worst = epochs > worst ? epochs : worst;
+		/* Evened out, and then no path moves. */
+		for (epochs = 0; epochs < 64; epochs++)
+			t = fabric_epoch(ps, t);
+		link_load(ps, load);
+		for (i = 0; i < LINKS; i++)
+			KUNIT_EXPECT_EQ(test, load[i], LINK_FITS);
+	}
+	kunit_info(test, "%u sets with a link unused: found in %u.%02u epochs on average, %u at most\n",
+		   sets, sum / sets, sum % sets * 100 / sets, worst);
+	KUNIT_EXPECT_GE(test, sets, 16U);
+	KUNIT_EXPECT_LE(test, sum, 6 * sets);
+	KUNIT_EXPECT_LE(test, worst, 16U);
 }
 
 /*
@@ -1016,6 +1100,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_home__forgotten_after_lost_probes),
 	KUNIT_CASE(rmp_paths_tick__leaves_congested_routes),
 	KUNIT_CASE(rmp_paths_tick__explores_when_marked_everywhere),
+	KUNIT_CASE(rmp_paths_tick__explores_onto_an_unused_link),
 	KUNIT_CASE(rmp_paths_tick__old_route_tells_nothing),
 	KUNIT_CASE(rmp_paths_tick__leaves_slow_routes),
 	{}
