@@ -105,3 +105,8 @@ goodputs() {
 			"$1.acked.0" "$1.acked.1") || unset 'MBPS[n]'
 	done
 }
+
+# at_least VALUE MIN: VALUE >= MIN, as decimals.
+at_least() {
+	awk -v v="$1" -v m="$2" 'BEGIN { exit !(v + 0 >= m + 0) }'
+}

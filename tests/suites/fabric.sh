@@ -110,11 +110,6 @@ one_sprayed() {
 	knob paths 8 && knob spray "${1:-rr}" && knob link_rate "$capacity"
 }
 
-# at_least VALUE MIN: VALUE >= MIN, as decimals.
-at_least() {
-	awk -v v="$1" -v m="$2" 'BEGIN { exit !(v + 0 >= m + 0) }'
-}
-
 # window PREFIX: the default measurement of flows (goodput_window).
 window() {
 	goodput_window "$1" "$seconds"

@@ -9,10 +9,12 @@
 # rate, the drops and marks at the bottleneck and the senders' repairs,
 # the queue's backlog, each sender's share and Jain's fairness index, the
 # probe's 99th percentile against the unloaded one, and the congestion
-# counters. Those figures are reported, not asserted (an emulated guest is
-# too noisy for targets); asserted are that every transfer ran, that CE
-# marks were answered under dcqcn, that nothing cut a rate under none, and
-# that under rcc every QP agreed to credit and asked for it sparingly.
+# counters. Asserted: that every transfer ran, that CE marks were
+# answered under dcqcn, that nothing cut a rate under none, and under rcc
+# that every QP agreed to credit and asked for it sparingly and the
+# issue's targets with margins an emulated guest on a shared host keeps
+# (goodput, drops, queue peak, fairness; see goodput_min below); the
+# other figures, and the other modes', are reported.
 # INCAST_WORK keeps the logs somewhere the host sees (default /tmp/incast,
 # which goes with the guest).
 set -u
@@ -68,6 +70,14 @@ red_min=${INCAST_RED_MIN:-5500}
 red_max=${INCAST_RED_MAX:-16500}
 red_limit=110000
 red_prob=0.1
+# Targets (the issue's) for rcc and what is asserted here, the margin left
+# for an emulated guest on a shared host. The probe's p99 (the target is
+# 2x the unloaded one) is reported, not asserted: with rcc the queue's
+# peak is a few packets, a millisecond or so at 20 Mbit/s, and what the
+# probe waits for beyond that is the guest's two CPUs, which the six
+# senders keep busy.
+goodput_min=${INCAST_GOODPUT_MIN:-0.70} # target 0.95
+jain_min=${INCAST_JAIN_MIN:-0.90}       # target 0.98
 limit=$((seconds + 60))
 work=${INCAST_WORK:-/tmp/incast}
 mkdir -p "$work"
@@ -350,28 +360,42 @@ queue_figures() {
 				m, m / r, bm, bm / r, bt }' "$1"
 }
 
+# queue_peak_bytes FILE: the RED queue's peak backlog over the samples in
+# FILE (incast_sample_queue's), bytes.
+queue_peak_bytes() {
+	grep -o '"backlog":[0-9]*' "$1" | grep -o '[0-9]*$' | sort -n | tail -n 1
+}
+
 # report MODE: the figures of one mode's run, as TAP comments; needs the
-# counters before and after it.
+# counters before and after it. Sets GOODPUT (a fraction of the
+# bottleneck's rate), JAIN, RED_SENT and RED_DROPS (the RED queue's
+# packets) and PEAK_BYTES (its peak backlog).
 report() {
 	local mode=$1 red ctl uns flows n
 	red=$(incast_red_json)
 	ctl=$(incast_control_json)
 	uns=$(incast_unsched_json)
+	RED_SENT=$(incast_red_stat "$red" packets)
+	RED_DROPS=$(incast_red_stat "$red" drops)
+	PEAK_BYTES=$(queue_peak_bytes "$work/$mode.queue")
 	flows=$(for n in $(seq 1 "$senders"); do echo "${MBPS[n]:-0}"; done)
+	# (No process substitution: the guest's /dev has no /dev/fd.)
+	read -r GOODPUT JAIN <<<"$(awk -v r="$mbit" '{ s += $1; q += $1 * $1 }
+		END { printf "%.3f %.3f\n", s / r, q ? s * s / (NR * q) : 0 }' \
+		<<<"$flows")"
 	printf '# %s: perftest counts %s Mbit/s (its iterations over its window)\n' \
 		"$mode" "$(printf '%s\n' "${PERFTEST_MBPS[@]}" |
 			awk '{ s += $1 } END { printf "%.2f", s }')"
-	awk -v m="$mode" -v r="$mbit" '{ x[NR] = $1; s += $1; q += $1 * $1 }
+	awk -v m="$mode" -v r="$mbit" '{ x[NR] = $1; s += $1 }
 		END { printf "%s: goodput %.2f Mbit/s, %.2f of the %d Mbit/s bottleneck\n",
 				m, s, s / r, r
 			printf "%s: shares", m
 			for (i = 1; i <= NR; i++)
 				printf " s%d %.2f (%.0f%%)", i, x[i], s ? 100 * x[i] / s : 0
-			printf "\n%s: Jain fairness %.3f\n", m, q ? s * s / (NR * q) : 0 }' \
-		<<<"$flows" | sed 's/^/# /'
+			printf "\n" }' <<<"$flows" | sed 's/^/# /'
+	printf '# %s: Jain fairness %s\n' "$mode" "$JAIN"
 	printf '# %s: bottleneck %s packets sent, dropped %s (early %s, queue full %s), marked %s, overlimits %s\n' \
-		"$mode" "$(incast_red_stat "$red" packets)" \
-		"$(incast_red_stat "$red" drops)" \
+		"$mode" "$RED_SENT" "$RED_DROPS" \
 		"$(incast_red_stat "$red" early)" \
 		"$(incast_red_stat "$red" pdrop)" \
 		"$(incast_red_stat "$red" marked)" \
@@ -436,6 +460,9 @@ check "link_rate $link_rate on every device" knob link_rate "$link_rate"
 for k in $knobs; do
 	check "${k%%=*} ${k#*=} on every device" knob "${k%%=*}" "${k#*=}"
 done
+# The unscheduled budget the queue's peak is held against, KiB.
+unsched=$(in_ns r1 cat /sys/class/infiniband/rmp_r1/rmp/rcc_unsched |
+	grep -o '^[0-9]*')
 check "bottleneck: $mbit Mbit/s, RED $red_min-$red_max of $red_limit bytes, ECN" \
 	incast_bottleneck "$mbit" "$red_min" "$red_max" "$red_limit" "$red_prob"
 unloaded
@@ -467,6 +494,15 @@ for mode in $INCAST_CC; do
 		# Held senders ask once, then again only when no grant comes.
 		check "rcc: fewer credit requests than a quarter of the grants" \
 			test $((4 * $(delta requests))) -lt "$(delta grants)"
+		# The issue's targets, with the margins below.
+		check "rcc: goodput $GOODPUT of the bottleneck, $goodput_min at least" \
+			at_least "$GOODPUT" "$goodput_min"
+		check "rcc: the bottleneck dropped $RED_DROPS of $RED_SENT packets, a thousandth at most" \
+			test $((1000 * ${RED_DROPS:-1})) -le "${RED_SENT:-0}"
+		check "rcc: queue peak ${PEAK_BYTES:-?} bytes, under two unscheduled budgets ($((2 * unsched)) KiB)" \
+			test "${PEAK_BYTES:-999999999}" -lt $((2 * unsched * 1024))
+		check "rcc: Jain fairness $JAIN, $jain_min at least" \
+			at_least "$JAIN" "$jain_min"
 		;;
 	esac
 done
