@@ -74,7 +74,11 @@ devs=()
 
 # Targets (the issue's) and what is asserted here: a fraction of the
 # capacity each, the margin left for an emulated guest on a shared host.
-one_qp_min=${FABRIC_ONE_QP_MIN:-0.75}       # target 0.90
+# One QP: 0.758 to 0.980 under weighted in the eight runs of December 6
+# and 7 (the lowest with spine shares of 29%, 14%, 28% and 28%: its paths
+# hashed unevenly, and weighted spraying moved too few packets off the
+# spines with more of them).
+one_qp_min=${FABRIC_ONE_QP_MIN:-0.70}       # target 0.90
 many_min=${FABRIC_MANY_MIN:-0.80}           # target 0.95
 fair_min=${FABRIC_FAIR_MIN:-0.75}           # target 0.90, slowest / fastest
 recovered_min=${FABRIC_RECOVERED_MIN:-0.70} # target 0.90 of 3 spines
