@@ -81,7 +81,10 @@
  */
 #include "paths.h"
 
-/* A path runs hot at twice the others' ECN fraction and this much more. */
+/*
+ * A path runs hot at twice the others' ECN fraction and this much more;
+ * an epoch explores with this fraction of the other paths' marked.
+ */
 #define RMP_PATHS_HOT_MARGIN	(RMP_PATHS_ONE / 32)
 /* A live path's entropy is replaced at this many times the best RTT. */
 #define RMP_PATHS_RTT_BAD	4
@@ -652,9 +655,8 @@ static bool rmp_paths_marked_elsewhere(const struct rmp_path *hottest,
 	u32 rest = delivered - hottest->epoch_delivered;
 	u32 rest_marked = marked - hottest->epoch_marked;
 
-	return rest && rest_marked &&
-	       (u64)rest_marked * RMP_PATHS_ONE >=
-	       (u64)rest * RMP_PATHS_HOT_MARGIN;
+	return rest && (u64)rest_marked * RMP_PATHS_ONE >=
+		       (u64)rest * RMP_PATHS_HOT_MARGIN;
 }
 
 /*
