@@ -85,7 +85,7 @@ def main():
                                                 top_level_dir=here)
     result = TapResult()
     suite.run(result)
-    for seconds, test in result.slowest(8):
+    for seconds, test in result.slowest(16):
         print('# %6.1f s  %s' % (seconds, test))
     print('verbs: %d passed, %d failed' % (result.passed, result.failed))
     sys.exit(0 if result.failed == 0 and result.passed > 0 else 1)
