@@ -46,6 +46,10 @@ KSRC = $(shell readlink -f $(KDIR)/source 2>/dev/null || echo $(KDIR))
 KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 W ?= 1
+# Kernel builds use every CPU unless the caller chose its own -j (a -j
+# forced on a sub-make would leave the caller's job server). Expanded in
+# recipes: only there does MAKEFLAGS show the caller's -j.
+JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
 SRCS := Kbuild drivers $(wildcard include)
 # By content, and a copied file gets the time of the copy: a source edited
@@ -67,7 +71,7 @@ all: modules
 modules:
 	@mkdir -p $(MODDIR)
 	@$(SYNC) $(SRCS) $(MODDIR)/
-	$(MAKE) -C $(KDIR) M=$(MODDIR) W=$(W) RMP_VERSION=$(VERSION) modules
+	$(MAKE) $(JOBS) -C $(KDIR) M=$(MODDIR) W=$(W) RMP_VERSION=$(VERSION) modules
 
 rmpctl:
 	$(MAKE) -C userspace/rmpctl
@@ -241,7 +245,7 @@ bench: modules
 sparse:
 	@mkdir -p $(MODDIR)
 	@$(SYNC) $(SRCS) $(MODDIR)/
-	$(MAKE) -C $(KDIR) M=$(MODDIR) C=2 RMP_VERSION=$(VERSION) modules
+	$(MAKE) $(JOBS) -C $(KDIR) M=$(MODDIR) C=2 RMP_VERSION=$(VERSION) modules
 
 # engine/compat.h is exempt: its userspace half must spell stdint types;
 # so is rmp_trace.h from the layout checks, written in the TRACE_EVENT

@@ -9,8 +9,8 @@
 # margins below:
 # - one QP (s1 to r1), one path (it hashes to one spine) and 8 under each
 #   spraying policy;
-# - FABRIC_HOSTS QPs at once, sN to rN, with 1 and 8 paths (weighted),
-#   FABRIC_RUNS runs each: the aggregate and the slowest and fastest flow;
+# - FABRIC_HOSTS QPs at once, sN to rN, with 1 path once and 8 paths
+#   (weighted) FABRIC_RUNS times: the aggregate, slowest and fastest flow;
 # - one QP while one spine's delay keeps changing: the repairs it costs,
 #   and verified transfers;
 # - failover: one QP while a spine is blackholed, the time to detect it and
@@ -442,9 +442,12 @@ if wanted many; then
 	check "spray weighted" knob spray weighted
 	check "link_rate $((capacity / hosts)) on every device" \
 		knob link_rate $((capacity / hosts))
+	# paths=1 is the baseline, a figure only: one run of it.
 	for p in 1 8; do
 		check "paths $p" knob paths "$p"
-		for r in $(seq 1 "$runs"); do
+		n=$runs
+		[ "$p" = 8 ] || n=1
+		for r in $(seq 1 "$n"); do
 			check_here "$hosts QPs at once, paths=$p, run $r" \
 				flows "$hosts" "$hosts QPs, paths=$p run $r"
 			report

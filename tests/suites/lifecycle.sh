@@ -140,7 +140,7 @@ for tool in ib_write_bw ib_read_bw ib_send_bw; do
 done
 
 # The link goes down under traffic and comes back.
-if check_here "link down/up: traffic flows" traffic ib_write_bw 30; then
+if check_here "link down/up: traffic flows" traffic ib_write_bw 10; then
 	ip -n h2 link set eth0 down
 	sleep 2
 	ip -n h2 link set eth0 up
@@ -154,7 +154,7 @@ fi
 
 # The MTU shrinks under traffic (still above the 1024-byte path MTU
 # perftest picks) and grows back: the transfer goes on.
-if check_here "MTU change: traffic flows" traffic ib_send_bw 30; then
+if check_here "MTU change: traffic flows" traffic ib_send_bw 10; then
 	for ns in h1 h2; do ip -n $ns link set eth0 mtu 1280; done
 	sleep 2
 	for ns in h1 h2; do ip -n $ns link set eth0 mtu 1500; done

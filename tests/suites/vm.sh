@@ -19,23 +19,33 @@ echo "# a trivial command took ${took}s"
 run bash -c 'exit 7' >/dev/null 2>&1
 check "the command's exit status is returned" test $? = 7
 
-check "output reaches the caller" bash -c \
-	"tests/vm/run -- echo hello-from-guest 2>&1 | grep -qx hello-from-guest"
-check "guest runs in the caller's directory" bash -c \
-	"cd tests && ./vm/run -- pwd 2>&1 | grep -qx '$repo/tests'"
-
+# One boot answers every question about the guest's environment: each
+# probe prints its name and "yes" or "no", and each answer is a check.
 mark=build/vm-selftest.$$
-run bash -c "echo written > $mark" >/dev/null 2>&1
-check "repository is writable from the guest" grep -qx written "$mark"
-rm -f "$mark"
-check "host root is read-only in the guest" run bash -c \
-	'! touch /usr/rmp-vm-selftest 2>/dev/null'
-check "tmpfs on /tmp, /run, /var/tmp, /dev/shm" run bash -c \
-	'for d in /tmp /run /var/tmp /dev/shm; do [ "$(stat -f -c %T $d)" = tmpfs ] || exit 1; done'
-check "modprobe rdma_rxe works (dependencies resolved)" run modprobe rdma_rxe
-check "modprobe rdma_rmp works" run modprobe rdma_rmp
-check "host programs run in the guest (rdma, ibv_devices, python3)" run bash -c \
-	'rdma dev >/dev/null && ibv_devices >/dev/null && /usr/bin/python3 -c "import pyverbs"'
+cat >"$mark.sh" <<'PROBES'
+repo=$1 mark=$2
+probe() { if eval "$2" >/dev/null 2>&1; then echo "$1 yes"; else echo "$1 no"; fi; }
+echo hello-from-guest
+probe cwd '[ "$(pwd)" = "$repo/tests" ]'
+probe writable 'echo written >"$repo/$mark"'
+probe read-only '! touch /usr/rmp-vm-selftest'
+probe tmpfs 'for d in /tmp /run /var/tmp /dev/shm; do [ "$(stat -f -c %T $d)" = tmpfs ] || exit 1; done'
+probe rxe 'modprobe rdma_rxe'
+probe rmp 'modprobe rdma_rmp'
+probe programs 'rdma dev && ibv_devices && /usr/bin/python3 -c "import pyverbs"'
+PROBES
+answers=$(cd tests && ./vm/run -- bash "$repo/$mark.sh" "$repo" "$mark" 2>&1)
+answered() { grep -qx "$1 yes" <<<"$answers" || { echo "$answers"; return 1; }; }
+check "output reaches the caller" grep -qx hello-from-guest <<<"$answers"
+check "guest runs in the caller's directory" answered cwd
+check "repository is writable from the guest" answered writable
+check "the file written is on the host" grep -qx written "$mark"
+rm -f "$mark" "$mark.sh"
+check "host root is read-only in the guest" answered read-only
+check "tmpfs on /tmp, /run, /var/tmp, /dev/shm" answered tmpfs
+check "modprobe rdma_rxe works (dependencies resolved)" answered rxe
+check "modprobe rdma_rmp works" answered rmp
+check "host programs run in the guest (rdma, ibv_devices, python3)" answered programs
 
 # A boot deadline of 0 s stops every boot before the guest's init.
 out=$(RMP_BOOT_TIMEOUT=0 run true 2>&1)
