@@ -24,7 +24,7 @@ check "the command's exit status is returned" test $? = 7
 mark=build/vm-selftest.$$
 cat >"$mark.sh" <<'PROBES'
 repo=$1 mark=$2
-probe() { if eval "$2" >/dev/null 2>&1; then echo "$1 yes"; else echo "$1 no"; fi; }
+probe() { if (eval "$2") >/dev/null 2>&1; then echo "$1 yes"; else echo "$1 no"; fi; }
 echo hello-from-guest
 probe cwd '[ "$(pwd)" = "$repo/tests" ]'
 probe writable 'echo written >"$repo/$mark"'
