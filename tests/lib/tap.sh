@@ -89,3 +89,14 @@ t_done() {
 	echo "$T_SUITE: $T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" = 0 ]
 }
+
+# tally_of LOG STATUS: "P F" from the last "N passed, N failed" line of a
+# suite's LOG; a suite without that line, or that exited with a STATUS
+# other than 0 without a failure counted, has one failure.
+tally_of() {
+	local line p=0 f=1
+	line=$(grep -aoE '[0-9]+ passed, [0-9]+ failed' "$1" | tail -n1)
+	[ -z "$line" ] || read -r p _ f _ <<<"${line//,/}"
+	[ "$2" = 0 ] || [ "$f" != 0 ] || f=1
+	echo "$p $f"
+}

@@ -6,19 +6,18 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
+. "$here/../lib/tap.sh"
+
 pass=0
 fail=0
-# suite NAME CMD...: runs CMD and adds its closing tally; a suite that
-# ends without one counts as one failure.
+# suite NAME CMD...: runs CMD and adds its closing tally.
 suite() {
-	local name=$1 out=/tmp/debug-$1.log line status p=0 f=1
+	local out=/tmp/debug-$1.log status p f
+	echo "== $1"
 	shift
-	echo "== $name"
 	"$@" 2>&1 | tee "$out"
 	status=${PIPESTATUS[0]}
-	line=$(grep -aoE '[0-9]+ passed, [0-9]+ failed' "$out" | tail -n1)
-	[ -z "$line" ] || read -r p _ f _ <<<"${line//,/}"
-	[ "$status" = 0 ] || [ "$f" != 0 ] || f=1
+	read -r p f <<<"$(tally_of "$out" "$status")"
 	pass=$((pass + p))
 	fail=$((fail + f))
 }
