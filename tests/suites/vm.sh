@@ -27,7 +27,7 @@ repo=$1 mark=$2
 probe() { if (eval "$2") >/dev/null 2>&1; then echo "$1 yes"; else echo "$1 no"; fi; }
 echo hello-from-guest
 probe cwd '[ "$(pwd)" = "$repo/tests" ]'
-probe writable 'echo written >"$repo/$mark"'
+echo written >"$repo/$mark"
 probe read-only '! touch /usr/rmp-vm-selftest'
 probe tmpfs 'for d in /tmp /run /var/tmp /dev/shm; do [ "$(stat -f -c %T $d)" = tmpfs ] || exit 1; done'
 probe rxe 'modprobe rdma_rxe'
@@ -38,8 +38,7 @@ answers=$(cd tests && ./vm/run -- bash "$repo/$mark.sh" "$repo" "$mark" 2>&1)
 answered() { grep -qx "$1 yes" <<<"$answers" || { echo "$answers"; return 1; }; }
 check "output reaches the caller" grep -qx hello-from-guest <<<"$answers"
 check "guest runs in the caller's directory" answered cwd
-check "repository is writable from the guest" answered writable
-check "the file written is on the host" grep -qx written "$mark"
+check "repository is writable from the guest" grep -qx written "$mark"
 rm -f "$mark" "$mark.sh"
 check "host root is read-only in the guest" answered read-only
 check "tmpfs on /tmp, /run, /var/tmp, /dev/shm" answered tmpfs
