@@ -69,6 +69,20 @@ pingpong() {
 	return 1
 }
 
+# srq_pingpong: ibv_srq_pingpong's 4 QPs on each side receiving from one
+# SRQ, 20 round trips of 64 KiB each, received buffers checked (-c).
+srq_pingpong() {
+	local o=$work/srq$port
+	port=$((port + 1))
+	run_pair "$limit" "$o" h1 "tcp:$port" h2 \
+		-- ibv_srq_pingpong -d rmp1 -g "$g1" -p "$port" -q 4 -s 65536 \
+		-n 20 -c \
+		-- ibv_srq_pingpong -d rmp2 -g "$g2" -p "$port" -q 4 -s 65536 \
+		-n 20 -c 10.0.0.1 >"$o.why" && return 0
+	cat "$o.why"
+	return 1
+}
+
 # rping_verified: an rdma_cm connection and 20 verified pings of
 # $rping_size bytes, each an RDMA READ and an RDMA WRITE of that size. The
 # rping server has no count of its own: it serves until the client's
@@ -139,7 +153,9 @@ check "clean link after the faults" pingpong strict
 # requester places them in any order, asks again for the missing ones and
 # reports what it received, by which the responder's paths live or die);
 # the SENDs of both, ibv_rc_pingpong's of 64 KiB checked byte for byte,
-# are sprayed too, in pieces each placed in its receive buffer.
+# are sprayed too, in pieces each placed in its receive buffer; so are
+# ibv_srq_pingpong's, to QPs that receive from an SRQ (each QP takes the
+# SRQ's WQEs up to the one a piece ahead names, in order).
 check "paths 8 on both devices" knob paths 8
 rping_size=60000
 sprayed=$(sum tx_sprayed)
@@ -147,6 +163,10 @@ read_sprayed=$(sum tx_read_sprayed)
 read_reports=$(sum rx_read_reports)
 sacks=$(sum rx_sacks)
 fault "multipath, 25% reordering" rx_held delay 2ms reorder 75% 50%
+sprayed_srq=$(sum tx_sprayed)
+check "ibv_srq_pingpong -c, 4 QPs, 64 KiB x 20, multipath, 25% reordering" \
+	srq_pingpong
+check "multipath: SENDs to an SRQ sprayed" moved tx_sprayed "$sprayed_srq"
 fault "multipath, 5% loss" tx_selective_retransmits loss 5%
 check "multipath: packets sprayed" moved tx_sprayed "$sprayed"
 check "multipath: READ responses sprayed" moved tx_read_sprayed \

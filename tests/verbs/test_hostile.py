@@ -19,6 +19,7 @@ import sys
 import time
 
 from pyverbs.mr import MR
+from pyverbs.qp import QPAttr
 from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
 import pyverbs.enums as e
 
@@ -371,19 +372,25 @@ class HostilePeerTest(DataTestCase):
         self.assertEqual(hdr[:4], (1, EXT_CLASS, 1, GET))
         self.assertEqual((hdr[4], hdr[7]), (0, EXT_ATTR))
         # Capabilities: bit 0, multipath; bit 2, its ECN echo; bit 3,
-        # read spraying; bit 4, read reports; bit 5, send spraying (the
-        # QP has no SRQ).
+        # read spraying; bit 4, read reports; bit 5, send spraying.
         self.assertEqual(msg, (1, 0, 0, self.end.qpn, PEER_QPN, 0x3d))
 
-    def test_srq_qp_leaves_send_spraying_out(self):
-        """A QP with an SRQ cannot name a receive WQE for a piece ahead of
-        its turn: its question offers everything but send spraying."""
-        srq = SRQ(self.pd, SrqInitAttr(SrqAttr(max_wr=4, max_sge=1)))
+    def srq_qp(self, max_wr=8):
+        """The test's QP, made again on a new SRQ of max_wr one-entry
+        WQEs; returns the SRQ."""
+        srq = SRQ(self.pd, SrqInitAttr(SrqAttr(max_wr=max_wr, max_sge=1)))
         self.end = self.create_qp(srq=srq)
         self.to_rts(self.end.qp, self.rc_attr(PEER_QPN, 0x10, EPSN,
                                               dgid='::ffff:' + PEER))
+        return srq
+
+    def test_srq_qp_offers_send_spraying(self):
+        """A QP with an SRQ offers everything a QP without one does, send
+        spraying included: it takes the receive WQEs a piece ahead names
+        from the SRQ as the piece comes."""
+        self.srq_qp()
         _hdr, msg = self.question()
-        self.assertEqual(msg[5], 0x1d)
+        self.assertEqual(msg[5], 0x3d)
 
     def test_standard_answer(self):
         """What a device without rmp's class answers: plain RoCEv2."""
@@ -512,6 +519,62 @@ class HostilePeerTest(DataTestCase):
         self.assertEqual([(wc.wr_id, wc.status, wc.byte_len) for wc in wcs],
                          [(10, e.IBV_WC_SUCCESS, MTU + 500),
                           (11, e.IBV_WC_SUCCESS, 100)])
+
+    def test_srq_pieces_ahead_take_wqes_in_order(self):
+        """Send spraying agreed by a QP with an SRQ: SENDs of SSN 2 and 1
+        arrive before SSN 0. The first takes three WQEs from the SRQ, in
+        the SRQ's order, and lands in the third; each SEND lands in the
+        WQE its SSN names, and the receives complete in order once SSN 0
+        came. The WQEs the QP takes ahead are its own: when it goes to the
+        error state with three of them held, those complete with a flush
+        error, in order, and the SRQ's others stay for the next QP."""
+        srq = self.srq_qp()
+        self.agree_multipath(caps=0x21)
+        base = self.win.buf
+        for i in range(7):
+            self.post_recv(srq, self.sges(self.win, (i * 256, 200)), 50 + i)
+        sends = [data(100 + i, 70 + i) for i in range(3)]
+        self.piece(2, 2, 0, sends[2], ackreq=False)
+        self.placed(base + 2 * 256, sends[2])
+        self.piece(1, 1, 0, sends[1], ackreq=False)
+        self.placed(base + 256, sends[1])
+        self.no_reply(0.2)
+        self.assertMemory()
+        self.assertNoCompletion(self.end.rcq, 0)
+        self.piece(0, 0, 0, sends[0])
+        self.placed(base, sends[0])
+        r = self.reply()
+        self.assertEqual((r['opcode'], r['psn'], r['msn']),
+                         (R.EXT_SACK, psn(2), 3), r)
+        wcs = self.poll(self.end.rcq, 3)
+        self.assertEqual([(wc.wr_id, wc.status, wc.byte_len) for wc in wcs],
+                         [(50 + i, e.IBV_WC_SUCCESS, 100 + i)
+                          for i in range(3)])
+        self.assertMemory()
+
+        # SSN 5 at PSN 5: the QP holds WQEs 53 to 55.
+        late = data(64, 79)
+        self.piece(5, 5, 0, late, ackreq=False)
+        self.placed(base + 5 * 256, late)
+        self.no_reply(0.2)
+        self.assertMemory()
+        self.end.qp.modify(QPAttr(qp_state=e.IBV_QPS_ERR), e.IBV_QP_STATE)
+        wcs = self.poll(self.end.rcq, 3)
+        self.assertEqual([(wc.wr_id, wc.status) for wc in wcs],
+                         [(53 + i, e.IBV_WC_WR_FLUSH_ERR) for i in range(3)])
+
+        # WQE 56 is still in the SRQ: a new QP on it takes it.
+        self.end = self.create_qp(srq=srq)
+        self.to_rts(self.end.qp, self.rc_attr(PEER_QPN, 0x10, EPSN,
+                                              dgid='::ffff:' + PEER))
+        self.agree_multipath(caps=0x21)
+        last = data(32, 80)
+        self.piece(0, 0, 0, last)
+        self.expect(R.SYN_ACK, 0, opcode=R.EXT_SACK)
+        self.placed(base + 6 * 256, last)
+        self.one(self.end.rcq, wr_id=56, status=e.IBV_WC_SUCCESS,
+                 byte_len=32)
+        self.assertMemory()
 
     def test_write_with_immediate_last_piece_ahead(self):
         """Send spraying agreed: the last piece of a WRITE with immediate

@@ -9,7 +9,6 @@ import time
 
 import pyverbs.enums as e
 from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
-from pyverbs.wr import RecvWR
 
 from rmpdata import FILL, MTU, OFF, DataTestCase, data
 
@@ -223,31 +222,57 @@ class MultipathTest(DataTestCase):
             self.assertEqual(buf.read(1 + i % 8, i * 8), data(1 + i % 8, i))
         del srcs
 
-    def test_srq_takes_sends_whole(self):
-        """A QP with an SRQ does not offer send spraying, so its peer,
-        spraying WRITEs over 8 paths, sends it SENDs whole."""
+    def test_srq_takes_sprayed_sends_whole(self):
+        """Two QPs on one SRQ, each the peer of a QP that sprays over 8
+        paths: both agree to send spraying, and SENDs of every size from
+        both peers, posted at once, travel in sprayed pieces. Each lands
+        whole, between untouched canaries, in the SRQ buffer its receive
+        completion names; each QP's receives complete in the order of its
+        peer's SENDs, with the SRQ's WQEs in the order they were posted."""
         self.set_knob('paths', '8')
-        srq = SRQ(self.pd, SrqInitAttr(SrqAttr(max_wr=16, max_sge=1)))
-        a = self.create_qp()
-        b = self.create_qp(srq=srq)
-        self.to_rts(a.qp, self.rc_attr(b.qpn, 0x10, 0x20))
-        self.to_rts(b.qp, self.rc_attr(a.qpn, 0x20, 0x10))
-        self.a, self.b = a, b
-        for end in (a, b):
-            self.wait_res(end, 'drv_ext', 'agreed')
-        self.wait_res(a, 'drv_paths', 8)
-        self.assertNotIn('drv_send-spray', self.qp_res(a))
-        buf = self.mr(3 * MTU)
-        srq.post_recv(RecvWR(wr_id=7, num_sge=1,
-                             sg=self.sges(buf, (0, 3 * MTU))))
+        srq = SRQ(self.pd, SrqInitAttr(SrqAttr(max_wr=64, max_sge=1)))
+        pairs = []
+        for n in range(2):
+            a = self.create_qp(max_send_wr=32)
+            b = self.create_qp(srq=srq)
+            self.to_rts(a.qp, self.rc_attr(b.qpn, 0x10 + n, 0x20 + n))
+            self.to_rts(b.qp, self.rc_attr(a.qpn, 0x20 + n, 0x10 + n))
+            pairs.append((a, b))
+        for a, b in pairs:
+            self.wait_res(a, 'drv_send-spray', 1)
+            self.wait_res(a, 'drv_paths', 8)
+        sizes = (0, 1, MTU, MTU + 1, 5 * MTU + 3, 64 * 1024, 3)
+        room = 64 * 1024 + 2 * OFF
+        total = 2 * len(sizes)
+        buf = self.mr(total * room)
+        for i in range(total):
+            self.post_recv(srq, self.sges(buf, (i * room + OFF, 64 * 1024)),
+                           i)
         before = self.counter('tx_sprayed')
-        src = self.send(a, 3 * MTU, 77, 1)
-        self.check_send_wc(self.one(a.scq), 1, e.IBV_WC_SEND, 3 * MTU)
-        self.one(b.rcq, wr_id=7, status=e.IBV_WC_SUCCESS,
-                 byte_len=3 * MTU)
-        self.assertEqual(buf.read(3 * MTU, 0), data(3 * MTU, 77))
-        self.assertEqual(self.counter('tx_sprayed'), before)
-        del src
+        srcs = [self.send(a, size, 10 * n + i, i, imm=n << 8 | i)
+                for i, size in enumerate(sizes)
+                for n, (a, _b) in enumerate(pairs)]
+        for a, _b in pairs:
+            wcs = self.poll(a.scq, len(sizes))
+            self.assertEqual([(wc.wr_id, wc.status) for wc in wcs],
+                             [(i, e.IBV_WC_SUCCESS)
+                              for i in range(len(sizes))])
+        image = bytearray([FILL]) * (total * room)
+        for n, (_a, b) in enumerate(pairs):
+            rwcs = self.poll(b.rcq, len(sizes))
+            self.assertEqual([(wc.imm_data, wc.byte_len) for wc in rwcs],
+                             [(n << 8 | i, size)
+                              for i, size in enumerate(sizes)])
+            wr_ids = [wc.wr_id for wc in rwcs]
+            self.assertEqual(wr_ids, sorted(wr_ids))
+            for i, (size, wc) in enumerate(zip(sizes, rwcs)):
+                at = wc.wr_id * room + OFF
+                image[at:at + size] = data(size, 10 * n + i)
+        self.assertEqual(buf.read(len(image), 0), bytes(image))
+        packets = sum(max(1, -(-size // MTU)) for size in sizes)
+        self.assertGreaterEqual(self.counter('tx_sprayed') - before,
+                                2 * packets)
+        del srcs
 
     def test_other_operations_between_writes(self):
         """SENDs and WRITEs with immediate (sprayed too), READs and atomics

@@ -37,12 +37,10 @@
  * (%RMP_EXT_CAP_ECN_ECHO) and read spraying (%RMP_EXT_CAP_READ_SPRAY),
  * which count only with multipath, the reports of READ responses
  * (%RMP_EXT_CAP_READ_REPORT), which count only with read spraying, send
- * spraying (%RMP_EXT_CAP_SEND_SPRAY, offered by a QP without an SRQ,
- * rmp_responder_alloc()),
- * which counts only with multipath, and receiver
- * credit (%RMP_EXT_CAP_CREDIT, offered by a QP whose ``cc``, its own or
- * its device's, is ``rcc``): a QP whose peer agreed to one switches its
- * transport to it (rmp_qp_multipath(), rmp_qp_credit()).
+ * spraying (%RMP_EXT_CAP_SEND_SPRAY), which counts only with multipath,
+ * and receiver credit (%RMP_EXT_CAP_CREDIT, offered by a QP whose ``cc``,
+ * its own or its device's, is ``rcc``): a QP whose peer agreed to one
+ * switches its transport to it (rmp_qp_multipath(), rmp_qp_credit()).
  */
 #include <linux/slab.h>
 #include <rdma/ib_mad.h>
@@ -116,7 +114,7 @@ static u32 rmp_ext_caps(const struct rmp_qp *qp)
 {
 	return RMP_EXT_CAP_MULTIPATH | RMP_EXT_CAP_ECN_ECHO |
 	       RMP_EXT_CAP_READ_SPRAY | RMP_EXT_CAP_READ_REPORT |
-	       (qp->responder.spray ? RMP_EXT_CAP_SEND_SPRAY : 0) |
+	       RMP_EXT_CAP_SEND_SPRAY |
 	       (rmp_qp_knob(qp, RMP_KNOB_CC) == RMP_CC_RCC ?
 		RMP_EXT_CAP_CREDIT : 0);
 }
@@ -202,13 +200,8 @@ void rmp_ext_ask(struct rmp_qp *qp)
 	peer = qp->attr.dest_qp_num;
 	mutex_unlock(&qp->lock);
 	if (mode == RMP_EXT_ON) {
-		/*
-		 * The peer is taken to speak everything this rmp does, but
-		 * send spraying: only its answer tells whether its QP has
-		 * an SRQ, which takes no SENDs in pieces.
-		 */
-		rmp_qp_multipath(qp, rmp_ext_caps(qp) &
-				     ~RMP_EXT_CAP_SEND_SPRAY);
+		/* The peer is taken to speak everything this rmp does. */
+		rmp_qp_multipath(qp, rmp_ext_caps(qp));
 		if (rmp_ext_caps(qp) & RMP_EXT_CAP_CREDIT)
 			rmp_qp_credit(qp);
 		rmp_qp_ext_known(qp);

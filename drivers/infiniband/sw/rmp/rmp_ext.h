@@ -108,7 +108,9 @@ static_assert(sizeof(struct rmp_ext_msg) == 16);
 /*
  * Send spraying: with multipath, SENDs travel in pieces (opcodes 0xC4 to
  * 0xC7) that each name their receive WQE, placed in any order
- * (Documentation/rmp/wire.rst). Offered only by a QP without an SRQ.
+ * (Documentation/rmp/wire.rst). Every RC QP offers it; one with an SRQ
+ * takes the receive WQEs a piece names from the SRQ in order as it comes
+ * (rmp_wqe_peek_recv()).
  */
 #define RMP_EXT_CAP_SEND_SPRAY	BIT(5)
 

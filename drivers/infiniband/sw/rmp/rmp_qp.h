@@ -131,6 +131,7 @@ enum rmp_qp_runner {
  * @sq: send queue
  * @rq: receive queue, unused (no ring) when @srq is set
  * @srq: the SRQ the QP receives from, or NULL
+ * @ahead: RC with @srq: the WQEs taken from @srq ahead of their turn
  * @sig_all: every send WR completes (IB_SIGNAL_ALL_WR)
  * @user: the rings are mapped by a process
  * @run: who runs the transport (&enum rmp_qp_runner): the lock that
@@ -178,6 +179,7 @@ struct rmp_qp {
 	struct rmp_wq sq;
 	struct rmp_wq rq;
 	struct rmp_srq *srq;
+	struct rmp_recv_ahead ahead;
 	bool sig_all;
 	bool user;
 	atomic_t run;

@@ -221,19 +221,22 @@ void rmp_responder_multipath(struct rmp_qp *qp)
  * rmp_responder_alloc() - allocate what a new QP's responder may need
  * @qp: the QP being created; process context
  *
- * Send spraying: an RC QP without an SRQ offers it (rmp_ext.c), so it
- * holds the state for it from the start: the question and the answer may
- * come before the responder starts.
+ * Send spraying: an RC QP offers it (rmp_ext.c), so it holds the state
+ * for it from the start: the question and the answer may come before the
+ * responder starts. With an SRQ, that includes room for the receive WQEs
+ * it may take ahead of their turn (rmp_wqe_ahead_alloc()).
  *
  * Return: 0 or -ENOMEM.
  */
 int rmp_responder_alloc(struct rmp_qp *qp)
 {
-	if (qp->ibqp.qp_type != IB_QPT_RC || qp->srq)
+	if (qp->ibqp.qp_type != IB_QPT_RC)
 		return 0;
 	qp->responder.spray = kvzalloc(sizeof(*qp->responder.spray),
 				       GFP_KERNEL);
-	return qp->responder.spray ? 0 : -ENOMEM;
+	if (!qp->responder.spray)
+		return -ENOMEM;
+	return qp->srq ? rmp_wqe_ahead_alloc(qp) : 0;
 }
 
 /**
@@ -250,6 +253,7 @@ void rmp_responder_free(struct rmp_qp *qp)
 	qp->responder.rdh = NULL;
 	kvfree(qp->responder.spray);
 	qp->responder.spray = NULL;
+	rmp_wqe_ahead_free(qp);
 	qp->responder.rdh_on = false;
 }
 

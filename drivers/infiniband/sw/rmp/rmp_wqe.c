@@ -19,15 +19,22 @@
  *
  * A taken send WQE keeps its ring slot until the transport retires it with
  * rmp_wqe_retire_send(), so the ring's depth bounds the WQEs outstanding. A
- * receive WQE is consumed when it is taken.
+ * receive WQE is consumed when it is taken. A piece of a sprayed SEND that
+ * arrives ahead of its turn names a receive WQE further down the queue,
+ * which it is placed in but which is taken only when its SEND completes
+ * (rmp_wqe_peek_recv()); on an SRQ the QP takes every WQE up to that one
+ * and holds them (&struct rmp_recv_ahead), so no other QP of the SRQ takes
+ * them meanwhile.
  */
 #include <linux/bits.h>
+#include <linux/slab.h>
 
 #include "rmp_cq.h"
 #include "rmp_dev.h"
 #include "rmp_qp.h"
 #include "rmp_srq.h"
 #include "rmp_wqe.h"
+#include "engine/hdr.h"
 
 /* Largest message: the max_msg_sz reported by query_port. */
 #define RMP_MAX_MSG_SIZE BIT_ULL(31)
@@ -507,24 +514,52 @@ static int rmp_wqe_take_srq(struct rmp_srq *srq, struct rmp_recv_wqe *wqe)
 	return err;
 }
 
+/* Slot @i of the WQEs held ahead, counted from the oldest. */
+static struct rmp_recv_wqe *rmp_ahead_slot(const struct rmp_recv_ahead *ah,
+					   u32 i)
+{
+	return (void *)(ah->slots +
+			(ah->first + i) % RMP_SPETH_MSGS * ah->stride);
+}
+
+/* Copy out the held WQE in slot @i: its header and its scatter entries. */
+static int rmp_ahead_copy(const struct rmp_recv_ahead *ah, u32 i,
+			  struct rmp_recv_wqe *wqe)
+{
+	const struct rmp_recv_wqe *held = rmp_ahead_slot(ah, i);
+
+	memcpy(wqe, held, offsetof(struct rmp_recv_wqe, sge) +
+			  held->num_sge * sizeof(held->sge[0]));
+	return ah->bad & BIT_ULL((ah->first + i) % RMP_SPETH_MSGS) ? -EINVAL :
+								   0;
+}
+
 /**
  * rmp_wqe_take_recv() - take the next receive WQE into kernel memory
  * @qp: the QP; in a run of its transport only
  * @wqe: the copy
  *
- * Takes from the QP's SRQ if it has one, and then raises
- * IB_EVENT_SRQ_LIMIT_REACHED if that leaves fewer WQEs than the armed
- * limit. The WQE is consumed; on -EINVAL @wqe->wr_id is valid, for the
- * completion with an error.
+ * Takes from the QP's SRQ if it has one: the oldest WQE it holds ahead
+ * if any, else the SRQ's next, and then raises IB_EVENT_SRQ_LIMIT_REACHED
+ * if that leaves fewer WQEs than the armed limit. The WQE is consumed; on
+ * -EINVAL @wqe->wr_id is valid, for the completion with an error.
  *
  * Return: 0, -ENOENT if there is none, -EINVAL if it has too many scatter
  * entries or a total length beyond 32 bits.
  */
 int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe)
 {
+	struct rmp_recv_ahead *ah = &qp->ahead;
 	struct rmp_queue *q = &qp->rq.queue;
 	int err;
 
+	if (ah->count) {
+		err = rmp_ahead_copy(ah, 0, wqe);
+		ah->bad &= ~BIT_ULL(ah->first);
+		ah->first = (ah->first + 1) % RMP_SPETH_MSGS;
+		ah->count--;
+		return err;
+	}
 	if (qp->srq)
 		return rmp_wqe_take_srq(qp->srq, wqe);
 	if (rmp_queue_empty(q))
@@ -535,15 +570,42 @@ int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe)
 	return err;
 }
 
+/*
+ * Take WQEs from the QP's SRQ until it holds @idx + 1: the slot a WQE is
+ * copied into has room for the SRQ's max_sge entries, all that
+ * rmp_wqe_take_srq() copies.
+ */
+static int rmp_ahead_fill(struct rmp_qp *qp, u32 idx)
+{
+	struct rmp_recv_ahead *ah = &qp->ahead;
+	u32 slot;
+	int err;
+
+	if (!ah->slots || idx >= RMP_SPETH_MSGS)
+		return -ENOENT;
+	while (ah->count <= idx) {
+		err = rmp_wqe_take_srq(qp->srq, rmp_ahead_slot(ah, ah->count));
+		if (err == -ENOENT)
+			return err;
+		slot = (ah->first + ah->count) % RMP_SPETH_MSGS;
+		if (err)
+			ah->bad |= BIT_ULL(slot);
+		ah->count++;
+	}
+	return 0;
+}
+
 /**
  * rmp_wqe_peek_recv() - copy a receive WQE without taking it
- * @qp: the QP, without an SRQ; in a run of its transport only
+ * @qp: the QP; in a run of its transport only
  * @idx: WQEs before it in the receive queue
  * @wqe: the copy, validated as rmp_wqe_take_recv() does
  *
  * For a piece of a sprayed SEND that arrives before its turn: the WQE is
  * taken when the SEND completes. A process that rewrites a posted WQE
- * meanwhile only moves its own data between its own buffers.
+ * meanwhile only moves its own data between its own buffers. A QP with an
+ * SRQ takes the WQEs up to the one named from the SRQ now, at most
+ * %RMP_SPETH_MSGS, and holds them until then (&struct rmp_recv_ahead).
  *
  * Return: 0, -ENOENT if fewer than @idx + 1 WQEs are posted, -EINVAL as
  * rmp_wqe_take_recv().
@@ -551,11 +613,46 @@ int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe)
 int rmp_wqe_peek_recv(struct rmp_qp *qp, u32 idx, struct rmp_recv_wqe *wqe)
 {
 	struct rmp_queue *q = &qp->rq.queue;
+	int err;
 
-	if (qp->srq || rmp_queue_count(q) <= idx)
+	if (qp->srq) {
+		err = rmp_ahead_fill(qp, idx);
+		return err ? err : rmp_ahead_copy(&qp->ahead, idx, wqe);
+	}
+	if (rmp_queue_count(q) <= idx)
 		return -ENOENT;
 	return rmp_wqe_copy_recv(rmp_queue_slot(q, rmp_queue_consumer(q) + idx),
 				 qp->rq.max_sge, wqe);
+}
+
+/**
+ * rmp_wqe_ahead_alloc() - make room for the WQEs an RC QP may take ahead
+ * @qp: the QP being created, with an SRQ; process context
+ *
+ * %RMP_SPETH_MSGS slots of 16 bytes and 16 for each of the SRQ's scatter
+ * entries.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int rmp_wqe_ahead_alloc(struct rmp_qp *qp)
+{
+	struct rmp_recv_ahead *ah = &qp->ahead;
+
+	ah->stride = offsetof(struct rmp_recv_wqe, sge) +
+		     qp->srq->max_sge * sizeof(struct rxe_sge);
+	ah->slots = kvcalloc(RMP_SPETH_MSGS, ah->stride, GFP_KERNEL);
+	return ah->slots ? 0 : -ENOMEM;
+}
+
+/**
+ * rmp_wqe_ahead_free() - free what rmp_wqe_ahead_alloc() made room for
+ * @qp: the QP, its work item stopped
+ */
+void rmp_wqe_ahead_free(struct rmp_qp *qp)
+{
+	kvfree(qp->ahead.slots);
+	qp->ahead.slots = NULL;
+	qp->ahead.count = 0;
 }
 
 /**
@@ -599,8 +696,9 @@ bool rmp_wqe_flush_send(struct rmp_qp *qp)
  * rmp_wqe_flush_recv() - complete receive WQEs with a flush error
  * @qp: the QP, in ERR; in a run of its transport only
  *
- * A QP that receives from an SRQ has nothing to flush: the WQEs stay in the
- * SRQ for the other QPs.
+ * A QP that receives from an SRQ flushes only the WQEs it took ahead of
+ * their turn (&struct rmp_recv_ahead): the others stay in the SRQ for the
+ * other QPs.
  *
  * Return: true if WQEs are left (see rmp_wqe_flush_send()).
  */
@@ -608,6 +706,7 @@ bool rmp_wqe_flush_recv(struct rmp_qp *qp)
 {
 	struct rmp_queue *q = &qp->rq.queue;
 	struct rmp_cq *cq = to_rmp_cq(qp->ibqp.recv_cq);
+	struct rmp_recv_ahead *ah = &qp->ahead;
 	u32 budget;
 	struct ib_wc wc = {
 		.status = IB_WC_WR_FLUSH_ERR,
@@ -616,6 +715,12 @@ bool rmp_wqe_flush_recv(struct rmp_qp *qp)
 		.port_num = 1,
 	};
 
+	for (; ah->count; ah->count--) {
+		wc.wr_id = rmp_ahead_slot(ah, 0)->wr_id;
+		ah->bad &= ~BIT_ULL(ah->first);
+		ah->first = (ah->first + 1) % RMP_SPETH_MSGS;
+		rmp_cq_post(cq, &wc, false);
+	}
 	if (qp->srq)
 		return false;
 	budget = rmp_queue_capacity(q);
@@ -641,6 +746,9 @@ static void rmp_wqe_discard_ring(struct rmp_queue *q)
 /**
  * rmp_wqe_discard() - drop every WQE without completing it
  * @qp: the QP, in RESET; in a run of its transport only
+ *
+ * The WQEs the QP took ahead from its SRQ are lost with it, as one it was
+ * receiving into is.
  */
 void rmp_wqe_discard(struct rmp_qp *qp)
 {
@@ -648,4 +756,6 @@ void rmp_wqe_discard(struct rmp_qp *qp)
 	qp->sq.next = rmp_queue_consumer(&qp->sq.queue);
 	if (!qp->srq)
 		rmp_wqe_discard_ring(&qp->rq.queue);
+	qp->ahead.count = 0;
+	qp->ahead.bad = 0;
 }

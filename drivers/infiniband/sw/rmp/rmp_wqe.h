@@ -67,6 +67,32 @@ struct rmp_recv_wqe {
 	struct rxe_sge sge[RMP_MAX_SGE];
 };
 
+/**
+ * struct rmp_recv_ahead - receive WQEs an RC QP took from its SRQ ahead of
+ *	their turn
+ * @slots: %RMP_SPETH_MSGS slots of @stride bytes, each a &struct
+ *	rmp_recv_wqe cut short after the SRQ's max_sge scatter entries; NULL
+ *	for a QP without an SRQ
+ * @stride: bytes per slot
+ * @first: slot of the oldest WQE
+ * @count: WQEs held, in the order the SRQ gave them
+ * @bad: bit i set: slot i holds a WQE that failed its checks (only its
+ *	wr_id is valid; rmp_wqe_take_recv() returns -EINVAL for it)
+ *
+ * Send spraying names a receive WQE up to %RMP_SPETH_MSGS messages ahead
+ * (rmp_wqe_peek_recv()): on an SRQ, which QP a WQE serves is settled only
+ * when it is taken, so the QP takes every WQE up to the one named, in
+ * order, and holds them here until their messages complete. Only the runs
+ * of the QP's transport touch it.
+ */
+struct rmp_recv_ahead {
+	u8 *slots;
+	u32 stride;
+	u32 first;
+	u32 count;
+	u64 bad;
+};
+
 int rmp_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 int rmp_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
@@ -78,6 +104,8 @@ int rmp_wqe_take_send(struct rmp_qp *qp, struct rmp_send_wqe *wqe);
 void rmp_wqe_retire_send(struct rmp_qp *qp);
 int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe);
 int rmp_wqe_peek_recv(struct rmp_qp *qp, u32 idx, struct rmp_recv_wqe *wqe);
+int rmp_wqe_ahead_alloc(struct rmp_qp *qp);
+void rmp_wqe_ahead_free(struct rmp_qp *qp);
 enum ib_wc_opcode rmp_wqe_wc_opcode(u32 opcode);
 
 bool rmp_wqe_flush_send(struct rmp_qp *qp);
