@@ -252,40 +252,30 @@ static u32 rmp_paths_next_live(const struct rmp_paths *ps, u32 from)
 	return from;
 }
 
-/* Smooth weighted round-robin: each live path gets its weight's share. */
-static u32 rmp_paths_pick_weighted(struct rmp_paths *ps)
+/*
+ * The live path with the fewest packets in flight for its weight (all
+ * weights equal with @weighted false), rotating on ties: the one after
+ * the cursor first. Loads compare as (in flight + 1) / weight, crossed
+ * out: no division.
+ */
+static u32 rmp_paths_pick_least(const struct rmp_paths *ps, bool weighted)
 {
-	s32 total = 0, top = 0;
-	u32 i, best = 0;
+	u32 i, idx = ps->cursor, best = ps->cursor, w, best_w = 1;
+	u64 load, best_load = 0;
 	bool found = false;
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
-		if (!rmp_paths_live(ps, i))
-			continue;
-		ps->credit[i] += ps->weight[i];
-		total += ps->weight[i];
-		if (!found || ps->credit[i] > top) {
-			best = i;
-			top = ps->credit[i];
-			found = true;
-		}
-	}
-	ps->credit[best] -= total;
-	return best;
-}
-
-/* The live path with the fewest packets in flight, rotating on ties. */
-static u32 rmp_paths_pick_least(const struct rmp_paths *ps)
-{
-	u32 i, idx, best = ps->cursor;
-	bool found = false;
-
-	for (i = 1; i <= ps->cfg.npaths; i++) {
-		idx = (ps->cursor + i) % ps->cfg.npaths;
+		if (++idx == ps->cfg.npaths)
+			idx = 0;
 		if (!rmp_paths_live(ps, idx))
 			continue;
-		if (!found || ps->path[idx].inflight < ps->path[best].inflight)
+		w = weighted ? ps->weight[idx] : 1;
+		load = ps->path[idx].inflight + 1ULL;
+		if (!found || load * best_w < best_load * w) {
 			best = idx;
+			best_load = load;
+			best_w = w;
+		}
 		found = true;
 	}
 	return best;
@@ -304,14 +294,14 @@ u32 rmp_paths_pick(struct rmp_paths *ps, u64 now)
 
 	switch (ps->cfg.spray) {
 	case RMP_SPRAY_WEIGHTED:
-		ps->cursor = rmp_paths_pick_weighted(ps);
+		ps->cursor = rmp_paths_pick_least(ps, true);
 		break;
 	case RMP_SPRAY_FLOWLET:
 		same_flowlet = ps->picked &&
 			       now - ps->last_pick_ns < ps->cfg.flowlet_gap_ns &&
 			       rmp_paths_live(ps, ps->cursor);
 		if (!same_flowlet)
-			ps->cursor = rmp_paths_pick_least(ps);
+			ps->cursor = rmp_paths_pick_least(ps, false);
 		break;
 	default:
 		ps->cursor = rmp_paths_next_live(ps, ps->cursor);
@@ -366,7 +356,6 @@ static void rmp_paths_revive(struct rmp_paths *ps, u32 idx)
 	if (rmp_paths_live(ps, idx))
 		return;
 	ps->live_mask |= 1ULL << idx;
-	ps->credit[idx] = 0;
 	ps->path[idx].stats.revivals++;
 }
 

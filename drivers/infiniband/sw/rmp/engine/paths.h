@@ -41,9 +41,11 @@
 /**
  * enum rmp_spray - how rmp_paths_pick() chooses among the live paths
  * @RMP_SPRAY_RR: round-robin, one packet per path in turn
- * @RMP_SPRAY_WEIGHTED: smooth weighted round-robin, each path's weight
- *	falling with the fraction of its deliveries the receiver saw ECN
- *	marked and with its RTT above the best path's
+ * @RMP_SPRAY_WEIGHTED: the live path with the fewest packets in flight for
+ *	its weight, which falls with the fraction of its deliveries the
+ *	receiver saw ECN marked and with its RTT above the best path's: a
+ *	path whose route queues (several paths hashed onto one link) holds
+ *	more in flight and takes fewer new packets
  * @RMP_SPRAY_FLOWLET: stay on one path while packets follow each other
  *	closely; after a gap of &rmp_paths_cfg.flowlet_gap_ns, move to the
  *	live path with the fewest packets in flight. A gap longer than the
@@ -180,13 +182,12 @@ struct rmp_paths_cfg {
  * @picked: rmp_paths_pick() has chosen before
  * @epoch_delivered: deliveries in the current balance epoch, all paths
  * @rng: state of the entropy generator
- * @weight: each path's share in %RMP_SPRAY_WEIGHTED, 1 to
+ * @weight: each path's weight in %RMP_SPRAY_WEIGHTED, 1 to
  *	%RMP_PATHS_WEIGHT_MAX
- * @credit: each path's smooth weighted round-robin accumulator
  * @path: the paths, @cfg.npaths of them
  *
- * The weights and credits are apart from the paths so that a weighted
- * choice, which reads them all, reads few cache lines.
+ * The weights are apart from the paths so that the tick, which sets them
+ * all, writes few cache lines.
  */
 struct rmp_paths {
 	struct rmp_paths_cfg cfg;
@@ -199,7 +200,6 @@ struct rmp_paths {
 	u32 epoch_delivered;
 	u32 rng;
 	u32 weight[RMP_PATHS_MAX];
-	s32 credit[RMP_PATHS_MAX];
 	struct rmp_path path[RMP_PATHS_MAX];
 };
 

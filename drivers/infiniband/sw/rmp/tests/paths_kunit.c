@@ -225,14 +225,45 @@ static void rmp_paths_nth_live__wraps_over_live_paths(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_paths_nth_live(ps, U32_MAX), 2);
 }
 
+/*
+ * Spray @n packets from *@t, one every 10 us, each delivered @delay[i]
+ * packets after it (path i's round trip, in those 10 us steps), none
+ * marked; @count[i] counts path i's. The weights stay as they are: no
+ * tick.
+ */
+static void spray(struct kunit *test, struct rmp_paths *ps, u32 n,
+		  const u32 *delay, u32 *count, u64 *t)
+{
+	u32 *sent_at = kunit_kzalloc(test, 4 * n * sizeof(u32), GFP_KERNEL);
+	u32 head[4] = {}, tail[4] = {}, step, i, idx;
+
+	KUNIT_ASSERT_NOT_NULL(test, sent_at);
+	for (step = 0; step < n; step++, *t += 10 * US) {
+		for (i = 0; i < 4; i++) {
+			while (head[i] != tail[i] &&
+			       sent_at[i * n + head[i]] + delay[i] <= step) {
+				head[i]++;
+				rmp_paths_delivered(ps, i, LEN, *t,
+						    delay[i] * 10 * US, false);
+			}
+		}
+		idx = rmp_paths_pick(ps, *t);
+		KUNIT_ASSERT_LT(test, idx, 4U);
+		rmp_paths_sent(ps, idx, LEN, *t);
+		sent_at[idx * n + tail[idx]++] = step;
+		count[idx]++;
+	}
+}
+
 static void rmp_paths_pick__weighted_avoids_ecn(struct kunit *test)
 {
-	u32 count[4] = {}, i, w;
+	static const u32 delay[4] = { 16, 16, 16, 16 };
+	u32 count[4] = {}, i, w, others;
 	struct rmp_paths *ps = new_set(test);
 	u64 t = MS;
 
 	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
-	/* Clean paths: equal shares. */
+	/* Clean paths, nothing in flight: equal shares, in turn. */
 	for (i = 0; i < 400; i++)
 		count[rmp_paths_pick(ps, t)]++;
 	for (i = 0; i < 4; i++)
@@ -251,14 +282,41 @@ static void rmp_paths_pick__weighted_avoids_ecn(struct kunit *test)
 	/* One epoch of marks is congestion to weigh, not yet a route to leave. */
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);
 
-	/* Over ten cycles of the total weight, each gets ten weights. */
+	/*
+	 * Equal round trips: each path holds packets in flight in proportion
+	 * to its weight, less one, and takes new ones at that rate.
+	 */
 	memset(count, 0, sizeof(count));
-	for (i = 0; i < 10 * (3 * RMP_PATHS_WEIGHT_MAX + w); i++)
-		count[rmp_paths_pick(ps, t)]++;
-	expect_about(test, count[0], 10 * RMP_PATHS_WEIGHT_MAX);
-	expect_about(test, count[1], 10 * w);
-	expect_about(test, count[2], 10 * RMP_PATHS_WEIGHT_MAX);
-	expect_about(test, count[3], 10 * RMP_PATHS_WEIGHT_MAX);
+	spray(test, ps, 4000, delay, count, &t);
+	kunit_info(test, "weight %u of %u: %u, %u, %u, %u packets\n", w,
+		   RMP_PATHS_WEIGHT_MAX, count[0], count[1], count[2],
+		   count[3]);
+	/* Against the mean of the others (ties go to the path after it). */
+	others = count[0] + count[2] + count[3];
+	KUNIT_EXPECT_LT(test, count[1] * RMP_PATHS_WEIGHT_MAX * 3, others * w);
+	KUNIT_EXPECT_GT(test, count[1] * RMP_PATHS_WEIGHT_MAX * 3 * 4,
+			others * w * 3);
+}
+
+/*
+ * Paths 0 and 1 hashed onto one link, which queues: their packets take
+ * four times as long, so they hold more in flight and take fewer new
+ * ones, each a third to a quarter of what a path on a free link takes.
+ * Equal shares would give that link half the packets.
+ */
+static void rmp_paths_pick__weighted_avoids_queued_routes(struct kunit *test)
+{
+	static const u32 delay[4] = { 32, 32, 8, 8 };
+	struct rmp_paths *ps = new_set(test);
+	u32 count[4] = {};
+	u64 t = MS;
+
+	setup(test, ps, 4, RMP_SPRAY_WEIGHTED);
+	spray(test, ps, 4000, delay, count, &t);
+	kunit_info(test, "%u, %u, %u, %u packets\n", count[0], count[1],
+		   count[2], count[3]);
+	KUNIT_EXPECT_LE(test, (count[0] + count[1]) * 3, count[2] + count[3]);
+	KUNIT_EXPECT_GT(test, (count[0] + count[1]) * 5, count[2] + count[3]);
 }
 
 static void rmp_paths_pick__weighted_skips_dead_paths(struct kunit *test)
@@ -1081,6 +1139,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_pick__skips_dead_paths),
 	KUNIT_CASE(rmp_paths_nth_live__wraps_over_live_paths),
 	KUNIT_CASE(rmp_paths_pick__weighted_avoids_ecn),
+	KUNIT_CASE(rmp_paths_pick__weighted_avoids_queued_routes),
 	KUNIT_CASE(rmp_paths_pick__weighted_skips_dead_paths),
 	KUNIT_CASE(rmp_paths_pick__weighted_avoids_slow_paths),
 	KUNIT_CASE(rmp_paths_pick__flowlets),
