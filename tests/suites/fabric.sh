@@ -127,12 +127,13 @@ window() {
 # Sets MBPS[k] (goodputs), AGGREGATE, FLOW_MIN, FLOW_MAX (Mbit/s), FAIR
 # (slowest / fastest), SPINES_USED (spines that carried at least a tenth
 # of the bytes), SPRAYED and RESENT (the senders' packets sprayed and
-# sent again) and REPORT (one line); fails, saying why, unless every
-# pair ended well with a goodput. The report also counts the senders'
+# sent again) and REPORT (one line); fails, saying why (with what
+# run_pair said of each pair that failed), unless every pair ended well
+# with a goodput. The report also counts the senders'
 # QPs that found their peer agreed to the extensions, and standard.
 flows() {
 	local n=$1 during=${3:-window} k o=$work/flows$port total=0 shares=''
-	local why='' sprayed0 resent0 agreed0 standard0
+	local why='' failed='' sprayed0 resent0 agreed0 standard0
 	local -a before=() bytes=() pid=() clients=()
 	sprayed0=$(counters_sum tx_sprayed "$n")
 	resent0=$(counters_sum tx_retransmits "$n")
@@ -160,7 +161,8 @@ flows() {
 		why+="not every client started in $limit s; "
 	fi
 	for k in $(seq 1 "$n"); do
-		wait "${pid[k]}" || why+="s$k: $(head -n 1 "$o.s$k.why"); "
+		wait "${pid[k]}" ||
+			{ why+="s$k: $(head -n 1 "$o.s$k.why"); "; failed+=" $k"; }
 	done
 	goodputs "$o" "$n"
 	for k in $(seq 1 "$n"); do
@@ -188,7 +190,15 @@ flows() {
 		"$FLOW_MIN" "$FLOW_MAX" "${SKEW:-?}" "$shares" "$SPRAYED" "$RESENT" \
 		$(($(counters_sum ext_agreed "$n") - agreed0)) \
 		$(($(counters_sum ext_standard "$n") - standard0)))
-	[ -z "$why" ] || { echo "$why"; return 1; }
+	[ -z "$why" ] || {
+		echo "$why"
+		# What run_pair said of each pair that failed: the first error
+		# line and the tail of each side's output.
+		for k in $failed; do
+			cat "$o.s$k.why"
+		done
+		return 1
+	}
 }
 
 # share MBIT [OF]: MBIT as a fraction of OF Mbit/s (default the capacity).
