@@ -534,6 +534,14 @@ static int rmp_ahead_copy(const struct rmp_recv_ahead *ah, u32 i,
 								   0;
 }
 
+/* Forget the oldest WQE held ahead. */
+static void rmp_ahead_pop(struct rmp_recv_ahead *ah)
+{
+	ah->bad &= ~BIT_ULL(ah->first);
+	ah->first = (ah->first + 1) % RMP_SPETH_MSGS;
+	ah->count--;
+}
+
 /**
  * rmp_wqe_take_recv() - take the next receive WQE into kernel memory
  * @qp: the QP; in a run of its transport only
@@ -555,9 +563,7 @@ int rmp_wqe_take_recv(struct rmp_qp *qp, struct rmp_recv_wqe *wqe)
 
 	if (ah->count) {
 		err = rmp_ahead_copy(ah, 0, wqe);
-		ah->bad &= ~BIT_ULL(ah->first);
-		ah->first = (ah->first + 1) % RMP_SPETH_MSGS;
-		ah->count--;
+		rmp_ahead_pop(ah);
 		return err;
 	}
 	if (qp->srq)
@@ -715,10 +721,9 @@ bool rmp_wqe_flush_recv(struct rmp_qp *qp)
 		.port_num = 1,
 	};
 
-	for (; ah->count; ah->count--) {
+	while (ah->count) {
 		wc.wr_id = rmp_ahead_slot(ah, 0)->wr_id;
-		ah->bad &= ~BIT_ULL(ah->first);
-		ah->first = (ah->first + 1) % RMP_SPETH_MSGS;
+		rmp_ahead_pop(ah);
 		rmp_cq_post(cq, &wc, false);
 	}
 	if (qp->srq)
