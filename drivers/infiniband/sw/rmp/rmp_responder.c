@@ -30,11 +30,13 @@
  * (IBTA error classes D1 and E, as rxe reads them).
  *
  * ACKs are coalesced: an ACK waits in the responder until a different reply
- * must go out, a receive completion is about to be written or the receive
- * batch ends, and a later ACK replaces it (they are cumulative). Sending it
- * before the completion keeps an application's answer to a message from
- * overtaking the message's ACK: a requester then completes its send before
- * the receive of the answer, as on a hardware RNIC. NAKs and atomic ACKs go
+ * must go out or the receive batch ends, and a later ACK replaces it (they
+ * are cumulative). The run that wrote a receive completion sends it at the
+ * end of its batch, before its requester transmits, and only a run
+ * transmits: an application's answer to a message, however fast it is
+ * posted, leaves after the message's ACK, and a requester completes its send
+ * before the receive of the answer, as on a hardware RNIC. The completion
+ * does not wait for the ACK to be built and sent. NAKs and atomic ACKs go
  * out at once, in order; READ responses in batches, before anything
  * received later is looked at.
  *
@@ -994,13 +996,10 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	}
 	rmp_responder_arrived(qp, sport);
 	rmp_responder_reply(qp, &out.reply);
-	if (completes) {
-		rmp_responder_ack_owed(qp);
+	if (completes)
 		rmp_responder_complete(qp, f, &out, flags);
-	}
 	/* Once one fails, the WQEs of those after it are flushed. */
 	if (rs->resp.ssn_done != rs->resp.ssn) {
-		rmp_responder_ack_owed(qp);
 		while (!out.error && rmp_resp_take_sent(&rs->resp, &sent))
 			out.error = !rmp_responder_sent(qp, &sent);
 	}
@@ -1018,9 +1017,9 @@ corrupt:
  * rmp_responder_ack_owed() - acknowledge every request executed so far
  * @qp: the QP, its responder started
  *
- * Sends the ACK that covers them, if one is owed. Called when the QP's
- * receive queue is drained for now, and before a receive completion is
- * written (see "responder" above).
+ * Sends the ACK that covers them, if one is owed. Called at the end of
+ * each receive batch, before the run's requester transmits (see
+ * "responder" above).
  */
 void rmp_responder_ack_owed(struct rmp_qp *qp)
 {
