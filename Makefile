@@ -237,7 +237,7 @@ engine-bench:
 test:
 	tests/run
 
-# About 6 minutes under TCG on a quiet host; the report is also in
+# About 7 minutes under TCG (405 s, December 2026); the report is also in
 # build/bench/last/. BENCH_* variables (tests/bench/run) go to the guest.
 bench: modules
 	tests/vm/run --timeout 1800 -- env $(foreach v,$(filter BENCH_%,$(.VARIABLES)),'$(v)=$($(v))') tests/bench/run

@@ -268,15 +268,13 @@ static bool rmp_qp_run(struct rmp_qp *qp, enum ib_qp_state state, bool atomic)
 		rmp_rcc_start(qp);
 	more = rmp_recv_process(qp, atomic);
 	/*
-	 * In atomic context, only responses give the requester work. The ACK
-	 * the receive batch owes leaves before anything the requester sends,
-	 * however the batch ended (see rmp_responder.c).
+	 * The ACK the receive batch owes leaves before anything the
+	 * requester sends, however the batch ended (see rmp_responder.c).
 	 */
-	if (qp->requester.on && (!atomic || qp->requester.answered_at)) {
-		if (!atomic)
-			rmp_responder_ack_owed(qp);
+	rmp_responder_ack_owed(qp);
+	/* In atomic context, only responses give the requester work. */
+	if (qp->requester.on && (!atomic || qp->requester.answered_at))
 		more |= rmp_requester_run(qp, state == IB_QPS_RTS, !atomic);
-	}
 	rmp_recv_batch_end(&qp->deliveries);
 	if (state == IB_QPS_SQD)
 		rmp_qp_check_drained(qp);

@@ -418,7 +418,6 @@ bool rmp_recv_process(struct rmp_qp *qp, bool atomic)
 		if (qp->responder.read_pending && !rmp_recv_read_preempted(qp))
 			return true;
 	}
-	rmp_responder_ack_owed(qp);
 	return left;
 }
 

@@ -1017,8 +1017,8 @@ corrupt:
  * rmp_responder_ack_owed() - acknowledge every request executed so far
  * @qp: the QP, its responder started
  *
- * Sends the ACK that covers them, if one is owed. Called at the end of
- * each receive batch, before the run's requester transmits (see
+ * Sends the ACK that covers them, if one is owed. Called by every run at
+ * the end of its receive batch, before its requester transmits (see
  * "responder" above).
  */
 void rmp_responder_ack_owed(struct rmp_qp *qp)
