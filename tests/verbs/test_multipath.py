@@ -120,6 +120,27 @@ class MultipathTest(DataTestCase):
         self.assertGreater(after['rx_sacks'], before['rx_sacks'])
         self.assertNoCompletion(b.rcq, 0)
 
+    def test_knob_raised_on_a_connected_qp(self):
+        """A pair that agreed with paths 1 does not spray; once the device's
+        paths goes to 4, the connected QP's next WRITEs are sprayed over 4
+        paths (its runs take the knobs up again when they change), and
+        arrive whole."""
+        a, _b = self.pair(1)
+        before = self.counter('tx_sprayed')
+        _src, dst, want = self.write(a, 4 * MTU, 1, 1)
+        self.check_send_wc(self.one(a.scq), 1, e.IBV_WC_RDMA_WRITE, 4 * MTU)
+        self.assertEqual(dst.read(len(want), 0), want)
+        self.assertEqual(self.counter('tx_sprayed'), before)
+        self.set_knob('paths', '4')
+        _src, dst, want = self.write(a, 4 * MTU, 2, 2)
+        self.check_send_wc(self.one(a.scq), 2, e.IBV_WC_RDMA_WRITE, 4 * MTU)
+        self.assertEqual(dst.read(len(want), 0), want)
+        self.wait_res(a, 'drv_paths', 4)
+        _src, dst, want = self.write(a, 8 * MTU, 3, 3)
+        self.check_send_wc(self.one(a.scq), 3, e.IBV_WC_RDMA_WRITE, 8 * MTU)
+        self.assertEqual(dst.read(len(want), 0), want)
+        self.assertGreaterEqual(self.counter('tx_sprayed') - before, 8)
+
     def send(self, a, size, seed, wr_id, imm=None):
         """Post a SEND (with immediate data if imm) of size bytes from a.
         Returns its source MR, which must live until the SEND completes."""

@@ -9,7 +9,12 @@
  * words; rmp_knobs describes them all, so parsing, range checks and
  * formatting are the same for every interface that exposes them. A value
  * out of range is refused and the knob keeps its value.
+ *
+ * Every change of a knob, or of a QP's override of one, moves the knobs'
+ * epoch on (rmp_knob_epoch()): a run that has taken up what the knobs say
+ * need not read them again until it moves.
  */
+#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 
@@ -19,6 +24,22 @@
 #include "engine/credit.h"
 #include "engine/dcqcn.h"
 #include "engine/paths.h"
+
+/* Odd: it moves on by two, so that 0 stands for no epoch. */
+atomic_t rmp_knob_changes = ATOMIC_INIT(1);
+
+/**
+ * rmp_knob_changed() - a knob or a QP's override of one changed
+ *
+ * Called after the new value is stored: a reader that sees the new epoch
+ * sees the value.
+ */
+void rmp_knob_changed(void)
+{
+	/* The value stored before the epoch moves; pairs with the acquire. */
+	smp_mb__before_atomic();
+	atomic_add(2, &rmp_knob_changes);
+}
 
 static const char *const rmp_knob_ext_words[] = {
 	[RMP_EXT_OFF] = "off",
@@ -228,6 +249,7 @@ int rmp_knob_set(struct rmp_dev *dev, enum rmp_knob_id id, u32 val)
 	if (!rmp_knob_in_range(id, val))
 		return -EINVAL;
 	WRITE_ONCE(dev->knobs[id], val);
+	rmp_knob_changed();
 	return 0;
 }
 

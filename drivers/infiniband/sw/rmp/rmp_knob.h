@@ -6,6 +6,7 @@
 #ifndef RMP_KNOB_H
 #define RMP_KNOB_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 
 struct rmp_dev;
@@ -116,5 +117,20 @@ int rmp_knob_format(enum rmp_knob_id id, u32 val, char *buf, size_t size);
 int rmp_knob_set(struct rmp_dev *dev, enum rmp_knob_id id, u32 val);
 int rmp_knob_lookup(const char *name);
 int rmp_knob_describe(enum rmp_knob_id id, char *buf, size_t size);
+void rmp_knob_changed(void);
+
+extern atomic_t rmp_knob_changes;
+
+/**
+ * rmp_knob_epoch() - which change of the knobs was the last
+ *
+ * Return: an odd number, never 0, that moves on with every change of a
+ * device's knob or a QP's override (rmp_knob_changed()); a value read
+ * after it is at least as new as the epoch.
+ */
+static inline u32 rmp_knob_epoch(void)
+{
+	return atomic_read_acquire(&rmp_knob_changes);
+}
 
 #endif /* RMP_KNOB_H */

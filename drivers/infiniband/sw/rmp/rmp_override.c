@@ -126,6 +126,7 @@ int rmp_override_set(struct rmp_qp *qp, u32 opt, u32 val)
 	if (!rmp_qp_connected(qp))
 		return -EOPNOTSUPP;
 	WRITE_ONCE(qp->over.val[opt], val);
+	rmp_knob_changed();
 	return 0;
 }
 

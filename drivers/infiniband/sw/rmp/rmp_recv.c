@@ -156,7 +156,7 @@ static void rmp_recv_batch_add(struct rmp_recv_batch *batch,
 void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb,
 	      struct rmp_recv_batch *batch)
 {
-	struct rmp_hdr_fields f;
+	struct rmp_hdr_fields f __uninitialized;
 	enum rmp_counter why;
 	struct rmp_qp *qp;
 	unsigned int len;
@@ -271,7 +271,7 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	const struct udphdr *uh = (const void *)skb->data;
 	const struct rmp_opcode_info *info;
 	const struct sk_buff *unchecked;
-	struct rmp_hdr_fields f;
+	struct rmp_hdr_fields f __uninitialized;
 	const void *payload;
 	bool conn = rmp_qp_connected(qp), ce;
 	u8 qpt;

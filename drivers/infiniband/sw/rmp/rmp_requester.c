@@ -31,6 +31,7 @@
 
 #include "rmp_cq.h"
 #include "rmp_dev.h"
+#include "rmp_knob.h"
 #include "rmp_mr.h"
 #include "rmp_mw.h"
 #include "rmp_net.h"
@@ -204,16 +205,18 @@ void rmp_requester_paths_cfg(struct rmp_qp *qp, u16 sport,
  * SENDs too. With read spraying (%RMP_QP_READ_SPRAY), whatever
  * ``paths`` is, the READs not yet sent ask for their responses to
  * be sprayed and take them in any order, and with reports
- * (%RMP_QP_READ_REPORT) the responses received are reported. Cheap
- * when there is nothing to do: a run calls it while the QP's
- * %RMP_QP_MULTIPATH flag is set.
+ * (%RMP_QP_READ_REPORT) the responses received are reported. A run
+ * calls it while the QP's %RMP_QP_MULTIPATH flag is set; once it has
+ * done what the knobs ask, it does nothing until they change
+ * (rmp_knob_epoch()).
  */
 void rmp_requester_multipath(struct rmp_qp *qp)
 {
 	struct rmp_requester *rq = &qp->requester;
+	u32 epoch = rmp_knob_epoch();
 	struct rmp_paths_cfg cfg;
 
-	if (rq->req.state != RMP_REQ_RUN)
+	if (rq->mp_epoch == epoch || rq->req.state != RMP_REQ_RUN)
 		return;
 	if (!rq->req.rd_spray && test_bit(RMP_QP_READ_SPRAY, &qp->flags))
 		rmp_req_read_spray(&rq->req, RMP_REQUESTER_READ_REORDER_NS);
@@ -221,8 +224,10 @@ void rmp_requester_multipath(struct rmp_qp *qp)
 	    test_bit(RMP_QP_READ_REPORT, &qp->flags))
 		rmp_req_read_reports(&rq->req);
 	rmp_requester_paths_cfg(qp, rq->req.sport, &cfg);
-	if (rq->req.paths || cfg.npaths < 2)
+	if (rq->req.paths || cfg.npaths < 2) {
+		rq->mp_epoch = epoch;
 		return;
+	}
 	if (!rq->mp) {
 		rq->mp = kvzalloc(struct_size(rq->mp, rec,
 					      RMP_REQUESTER_WINDOW),
@@ -237,6 +242,7 @@ void rmp_requester_multipath(struct rmp_qp *qp)
 	rmp_req_multipath(&rq->req, &rq->mp->paths, &rq->mp->sb);
 	if (test_bit(RMP_QP_SEND_SPRAY, &qp->flags))
 		rmp_req_send_spray(&rq->req);
+	rq->mp_epoch = epoch;
 }
 
 /**
@@ -286,6 +292,7 @@ int rmp_requester_start(struct rmp_qp *qp)
 		return err;
 	rmp_rcc_asking(qp);
 	memset(&rq->seen, 0, sizeof(rq->seen));
+	rq->mp_epoch = 0;
 	rq->on = true;
 	return 0;
 }
@@ -507,8 +514,8 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	struct dst_cache *routes = &qp->routes;
 	u16 sport = pkt->sport;
 	u32 payload_crc = 0, *crc = &payload_crc;
-	struct rmp_hdr_fields f;
-	struct rmp_flow own_fl;
+	struct rmp_hdr_fields f __uninitialized;
+	struct rmp_flow own_fl __uninitialized;
 	struct sk_buff *skb;
 	void *payload;
 	u32 len = 0;
@@ -723,7 +730,8 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 	rq->answered_at = 0;
 	if (deadline && now >= deadline)
 		rmp_req_timer(&rq->req, now);
-	if (rq->req.rd_report)
+	/* Its locals cost a clearing (see rmp_rcc_data_seen()): none due. */
+	if (rq->req.rd_report && rq->req.rd_unreported)
 		rmp_requester_report(qp);
 	if (send) {
 		if (take)
@@ -762,8 +770,8 @@ static void rmp_requester_sack(struct rmp_qp *qp,
 {
 	struct rmp_requester *rq = &qp->requester;
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
-	struct rmp_ecn_echo ce;
-	struct rmp_sack sack;
+	struct rmp_ecn_echo ce __uninitialized;
+	struct rmp_sack sack __uninitialized;
 	int len, ce_len = 0;
 
 	len = rmp_sack_decode(&sack, payload, f->payload_len);

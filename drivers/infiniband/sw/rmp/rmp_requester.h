@@ -55,6 +55,8 @@ struct rmp_send_slot {
  * @seen: engine counters already added to the device's
  * @mp: multipath state, allocated when the QP first sprays, kept until
  *	the QP is destroyed; the engine uses it while &rmp_req.paths is set
+ * @mp_epoch: the knobs' epoch (rmp_knob_epoch()) whose multipath settings
+ *	rmp_requester_multipath() took up since the requester started, or 0
  */
 struct rmp_requester {
 	struct rmp_req req;
@@ -67,6 +69,7 @@ struct rmp_requester {
 	u32 qkey;
 	struct rmp_req_stats seen;
 	struct rmp_requester_mp *mp;
+	u32 mp_epoch;
 };
 
 int rmp_requester_alloc(struct rmp_qp *qp);

@@ -201,14 +201,14 @@ static void rmp_responder_read_spray(struct rmp_qp *qp)
  *
  * With read spraying (%RMP_QP_READ_SPRAY), also spray the responses of
  * the READs that ask for it; with send spraying (%RMP_QP_SEND_SPRAY),
- * take SENDs in pieces. Cheap once done: a run calls it while the QP's
- * %RMP_QP_MULTIPATH flag is set.
+ * take SENDs in pieces. A run calls it while the QP's %RMP_QP_MULTIPATH
+ * flag is set; only the first call after the responder started acts.
  */
 void rmp_responder_multipath(struct rmp_qp *qp)
 {
 	struct rmp_responder *rs = &qp->responder;
 
-	if (qp->ibqp.qp_type != IB_QPT_RC)
+	if (qp->ibqp.qp_type != IB_QPT_RC || rmp_resp_sacks(&rs->resp))
 		return;
 	rmp_resp_multipath(&rs->resp, test_bit(RMP_QP_ECN_ECHO, &qp->flags));
 	if (!rs->resp.rd_spray && test_bit(RMP_QP_READ_SPRAY, &qp->flags))
@@ -348,10 +348,10 @@ static void rmp_responder_send_sack(struct rmp_qp *qp,
 				    const struct rmp_resp_reply *r)
 {
 	struct rmp_resp *resp = &qp->responder.resp;
-	u8 block[RMP_SACK_WIRE_MAX + RMP_ECN_ECHO_WIRE_MAX];
+	u8 block[RMP_SACK_WIRE_MAX + RMP_ECN_ECHO_WIRE_MAX] __uninitialized;
+	struct rmp_ecn_echo ce __uninitialized;
 	struct rmp_hdr_fields f = {};
-	struct rmp_ecn_echo ce;
-	struct rmp_sack s;
+	struct rmp_sack s __uninitialized;
 	int len, ce_len;
 
 	if (WARN_ON_ONCE(rmp_resp_sack(resp, &s, &ce)))
@@ -928,9 +928,9 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	enum rmp_resp_status status;
 	u32 payload_crc = 0, *crc = NULL;
 	u8 wc_status = rs->wc_status;
-	struct rmp_resp_sent sent;
+	struct rmp_resp_sent sent __uninitialized;
 	struct rmp_resp_out out;
-	struct rmp_resp_in in;
+	struct rmp_resp_in in __uninitialized;
 	bool completes = false;
 	bool ahead;
 	u64 orig = 0;
@@ -1024,7 +1024,7 @@ corrupt:
 void rmp_responder_ack_owed(struct rmp_qp *qp)
 {
 	struct rmp_responder *rs = &qp->responder;
-	struct rmp_resp_reply r;
+	struct rmp_resp_reply r __uninitialized;
 
 	if (qp->ibqp.qp_type == IB_QPT_RC &&
 	    rmp_resp_flush_ack(&rs->resp, &r)) {
