@@ -272,7 +272,7 @@ static void rmp_responder_xmit(struct rmp_qp *qp, u16 sport, bool ack,
 	struct rmp_dev *dev = rmp_qp_dev(qp);
 	u32 payload_crc = 0, *crc = qp->peer_local ? NULL : &payload_crc;
 	const struct rmp_flow *fl = &qp->flow;
-	struct rmp_flow ahead;
+	struct rmp_flow ahead __uninitialized;
 	struct sk_buff *skb;
 	void *payload;
 
