@@ -730,7 +730,11 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 	rq->answered_at = 0;
 	if (deadline && now >= deadline)
 		rmp_req_timer(&rq->req, now);
-	/* Its locals cost a clearing (see rmp_rcc_data_seen()): none due. */
+	/*
+	 * Only with responses received since the last report: the kernel
+	 * clears rmp_requester_report()'s locals on every call (see
+	 * rmp_rcc_data_seen()).
+	 */
 	if (rq->req.rd_report && rq->req.rd_unreported)
 		rmp_requester_report(qp);
 	if (send) {
