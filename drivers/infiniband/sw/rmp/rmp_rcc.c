@@ -333,20 +333,30 @@ void rmp_rcc_stop(struct rmp_qp *qp, bool gone)
 	}
 }
 
-/*
- * Data up to @psn arrived from the peer of a QP granting credit. Not part
- * of rmp_rcc_data(): the kernel clears a function's locals on entry
- * (CONFIG_INIT_STACK_ALL_ZERO), and every request packet of a QP not on
- * credit would pay for clearing these arrays.
+/**
+ * rmp_rcc_data() - a request packet arrived from the peer
+ * @qp: the QP, in a run of its transport
+ * @f: its headers
+ * @ce: it arrived CE-marked
+ *
+ * A READ request stands for all the PSNs of its responses.
  */
-static noinline void rmp_rcc_data_seen(struct rmp_qp *qp, u32 psn, bool ce)
+void rmp_rcc_data(struct rmp_qp *qp, const struct rmp_hdr_fields *f, bool ce)
 {
 	struct rmp_rcc_dev *d = &rmp_qp_dev(qp)->rcc;
-	struct rmp_qp *due[RMP_RCC_BATCH];
-	u32 limit[RMP_RCC_BATCH], n = 0;
+	/* Only the n taken are read: not cleared for every request packet. */
+	struct rmp_qp *due[RMP_RCC_BATCH] __uninitialized;
+	u32 limit[RMP_RCC_BATCH] __uninitialized;
+	u32 psn = f->bth.psn, pkts, n = 0;
 	struct rmp_rcc_qp *c = &qp->rcc;
 	u64 now, at;
 
+	if (!READ_ONCE(c->rx_on))
+		return;
+	if (f->bth.opcode == RMP_OP_RC_READ_REQUEST) {
+		pkts = DIV_ROUND_UP(f->reth.len, qp->responder.resp.mtu);
+		psn = rmp_psn_add(psn, pkts ? pkts - 1 : 0);
+	}
 	spin_lock_bh(&d->lock);
 	if (c->rx_on) {
 		now = ktime_get_ns();
@@ -365,27 +375,6 @@ static noinline void rmp_rcc_data_seen(struct rmp_qp *qp, u32 psn, bool ce)
 	}
 	spin_unlock_bh(&d->lock);
 	rmp_rcc_send_grants(due, limit, n);
-}
-
-/**
- * rmp_rcc_data() - a request packet arrived from the peer
- * @qp: the QP, in a run of its transport
- * @f: its headers
- * @ce: it arrived CE-marked
- *
- * A READ request stands for all the PSNs of its responses.
- */
-void rmp_rcc_data(struct rmp_qp *qp, const struct rmp_hdr_fields *f, bool ce)
-{
-	u32 psn = f->bth.psn, pkts;
-
-	if (!READ_ONCE(qp->rcc.rx_on))
-		return;
-	if (f->bth.opcode == RMP_OP_RC_READ_REQUEST) {
-		pkts = DIV_ROUND_UP(f->reth.len, qp->responder.resp.mtu);
-		psn = rmp_psn_add(psn, pkts ? pkts - 1 : 0);
-	}
-	rmp_rcc_data_seen(qp, psn, ce);
 }
 
 /**
