@@ -678,10 +678,11 @@ static void rmp_requester_count(struct rmp_qp *qp)
 static void rmp_requester_report(struct rmp_qp *qp)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
-	struct rmp_hdr_fields f = {};
-	u8 block[RMP_SACK_WIRE_MAX];
+	/* Every run looks: nothing is cleared unless a report is due. */
+	u8 block[RMP_SACK_WIRE_MAX] __uninitialized;
+	struct rmp_hdr_fields f __uninitialized;
+	struct rmp_sack s __uninitialized;
 	struct sk_buff *skb;
-	struct rmp_sack s;
 	void *payload;
 	u16 sport;
 	int len;
@@ -691,10 +692,12 @@ static void rmp_requester_report(struct rmp_qp *qp)
 	len = rmp_sack_encode(&s, block, sizeof(block));
 	if (WARN_ON_ONCE(len < 0))
 		return;
-	f.bth.opcode = RMP_OP_EXT_READ_REPORT;
-	f.bth.pkey = RMP_PKEY_DEFAULT;
-	f.bth.qpn = qp->requester.dqpn;
-	f.bth.psn = s.cum_ack;
+	f = (struct rmp_hdr_fields) {
+		.bth.opcode = RMP_OP_EXT_READ_REPORT,
+		.bth.pkey = RMP_PKEY_DEFAULT,
+		.bth.qpn = qp->requester.dqpn,
+		.bth.psn = s.cum_ack,
+	};
 	skb = rmp_pkt_new(dev, &qp->flow, &f, len, &payload);
 	if (!skb) {
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
@@ -730,12 +733,7 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 	rq->answered_at = 0;
 	if (deadline && now >= deadline)
 		rmp_req_timer(&rq->req, now);
-	/*
-	 * Only with responses received since the last report: the kernel
-	 * clears rmp_requester_report()'s locals on every call (see
-	 * rmp_rcc_data_seen()).
-	 */
-	if (rq->req.rd_report && rq->req.rd_unreported)
+	if (rq->req.rd_report)
 		rmp_requester_report(qp);
 	if (send) {
 		if (take)
