@@ -84,6 +84,21 @@ fair_min=${FABRIC_FAIR_MIN:-0.75}           # target 0.90, slowest / fastest
 recovered_min=${FABRIC_RECOVERED_MIN:-0.70} # target 0.90 of 3 spines
 
 check "modprobe rdma_rmp" modprobe rdma_rmp
+# Path changes are traced for the whole suite, turned on here while no
+# traffic runs and off at the end: turning a trace event on or off
+# patches kernel text, which waits for every CPU, and once (a CI run in
+# December 2026) a guest stayed stuck in it with flows running, the
+# write to the event's enable never returning. Nor does the tracer hook
+# the scheduler to record command names (record-cmd 0): that is more
+# text patched, in the hottest code, for names the suite does not read.
+trace=/sys/kernel/tracing
+# trace_paths 0|1: the rmp_path event off or on.
+trace_paths() {
+	echo "$1" >"$trace/events/rmp/rmp_path/enable"
+}
+check "no command names recorded in traces" \
+	sh -c "echo 0 >$trace/options/record-cmd"
+check "rmp_path traced" trace_paths 1
 check "fabric: $spines spines at $rate, $hosts hosts a side" \
 	fabric_up "$spines" "$hosts" "$rate"
 for n in $(seq 1 "$hosts"); do
@@ -273,11 +288,10 @@ varying_delay() {
 # of the spines' bytes spine 2 carried in the last second or more, once
 # back. The window is the whole sampling.
 blackhole_sampled() {
-	local trace=/sys/kernel/tracing sampler counter
+	local sampler counter
 	counter=$(acked_counter 1)
 	rm -f "$1.stop" "$1.tick"
 	echo >"$trace/trace"
-	echo 1 >"$trace/events/rmp/rmp_path/enable"
 	# A FIFO no one writes to: a read of it times out, a sleep that
 	# starts no process.
 	mkfifo "$1.tick"
@@ -313,7 +327,6 @@ blackhole_sampled() {
 	SPINE2_BACK_SHARE=$((back_bytes[2] * 100 / (back_total ? back_total : 1)))
 	: >"$1.stop"
 	wait "$sampler"
-	echo 0 >"$trace/events/rmp/rmp_path/enable"
 	cp "$trace/trace" "$1.trace"
 	head -n 1 "$1.samples" | awk '{ print $1, $1; print 1, $2 }' >"$1.acked.0"
 	tail -n 1 "$1.samples" | awk '{ print $1, $1; print 1, $2 }' >"$1.acked.1"
@@ -369,12 +382,11 @@ rping_verified() {
 # comes back. FAILOVER_DEATHS: the paths that died meanwhile, of the
 # server's WRITEs (rmp_r1) and of the client's READ responses (rmp_s1).
 failover() {
-	local trace=/sys/kernel/tracing deaths sprayed job status start
+	local deaths sprayed job status start
 	deaths=$(($(dev_counter rmp_r1 path_deaths) +
 		$(dev_counter rmp_s1 path_deaths)))
 	sprayed=$(dev_counter rmp_r1 tx_sprayed)
 	start=$SECONDS
-	echo 1 >"$trace/events/rmp/rmp_path/enable"
 	echo >"$trace/trace"
 	rping_verified s1 r1 10.2.1.2 60 &
 	job=$!
@@ -384,7 +396,6 @@ failover() {
 	spine_fails 2 back
 	wait "$job"
 	status=$?
-	echo 0 >"$trace/events/rmp/rmp_path/enable"
 	FAILOVER_DEATHS=$(($(dev_counter rmp_r1 path_deaths) +
 		$(dev_counter rmp_s1 path_deaths) - deaths))
 	REPORT=$(printf '%s: %s s, %s packets sprayed, %s path deaths; traced:\n' \
@@ -551,4 +562,5 @@ if wanted interop; then
 		test "$(dev_counter rmp_s1 tx_sprayed)" = "$sprayed" -a \
 		"$(dev_counter rmp_s1 rx_sacks)" = "$sacks"
 fi
+check "rmp_path no longer traced" trace_paths 0
 t_done
