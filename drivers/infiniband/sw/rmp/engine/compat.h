@@ -67,6 +67,10 @@ typedef uint64_t __le64;
 #define U32_MAX		((u32)~0U)
 #endif
 
+#ifndef U64_MAX
+#define U64_MAX		((u64)~0ULL)
+#endif
+
 #ifndef BIT
 #define BIT(n)		(1UL << (n))
 #endif

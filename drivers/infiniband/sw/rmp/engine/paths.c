@@ -51,30 +51,38 @@
  * several paths' shares. The deliveries are judged in balance epochs of
  * %RMP_PATHS_EPOCH per live path: a path whose deliveries in an epoch
  * were ECN marked clearly more often than the other paths' together
- * (twice their fraction and a thirty-second more), or whose smoothed RTT
- * is four times the best path's (unless round trips come late, with
- * &rmp_paths_cfg.late_news), runs hot; one that runs hot
+ * (twice their fraction and a thirty-second more), or than the coolest
+ * other path's (twice its fraction and an eighth more: when most paths
+ * share congested links, their fraction hides the links that are not),
+ * or whose smoothed RTT is four times the best path's (unless round trips
+ * come late, with &rmp_paths_cfg.late_news), runs hot; one that runs hot
  * %RMP_PATHS_HOT_EPOCHS epochs in a row leaves its route, the most marked
  * first, then the slowest, one path at a time: after a move, every path
- * is judged on the epochs that follow it only. Marks everywhere show no
- * route better than another, but the routes in use may not be all there
- * are: the paths can all hash onto a few links while another carries
+ * is judged on the epochs that follow it only. When a thirty-second or
+ * more of the other paths' deliveries were marked too, not only the most
+ * marked one's (marks on one path alone are weighed, and left to the rule
+ * above), the most marked of two live paths or more leaves at the end of
+ * the epoch if it runs hot: a fresh port lands on a link no path used with
+ * that link's share of the chances only (one in four for one spine of
+ * four), so moving does not wait. Marks everywhere and no path hot show
+ * no route better than another, but the routes in use may not be all
+ * there are: the paths can all hash onto a few links while another carries
  * nothing (a link that came back after its paths took fresh entropy, or
  * one no entropy value drew), and a route that is not used is never
- * measured. So at the end of an epoch in which no path is to move and a
- * thirty-second or more of the other paths' deliveries were marked, not
- * only the most marked one's (marks on one path alone are weighed, and
- * left to the rule above), that most marked of two live paths or more
- * leaves its route anyway (a single path keeps its port: one route is as
- * good as another for it). A fresh port lands on a route no path used
- * with that route's share of the chances only (one in four for one spine
- * of four), so exploring does not wait: every such epoch explores. Where
- * no route is better (a congested receiver's link) that costs one path's
- * estimates every epoch. Leaving a route is taking a
- * fresh entropy value (a new route, probably, which may also be a link
- * that came back); the estimates start over, and what the packets sent
- * before on the old value tell is not held against the new one: their
- * deliveries and losses count, but feed no estimate and kill nothing.
+ * measured. So the most marked path then tries a fresh port (explores),
+ * and keeps it only if its deliveries there are marked half as often or
+ * less by the end of the next epoch; otherwise it goes back to its port,
+ * and the set waits an epoch marked everywhere more for each try given up
+ * in a row (%RMP_PATHS_EXPLORE_WAIT_MAX at most) before it tries again. On
+ * links loaded alike (an even spread of a QP driven at the fabric's
+ * capacity) a try moves a path onto a link that had its share, is marked
+ * more there and comes back: the spread stays even but for one epoch in a
+ * few. A single path keeps its port: one route is as good as another for
+ * it. Leaving a route is taking a fresh entropy value (a new route,
+ * probably, which may also be a link that came back); the estimates start
+ * over, and what the packets sent before on the old value tell is not held
+ * against the new one: their deliveries and losses count, but feed no
+ * estimate and kill nothing.
  *
  * Nothing here allocates, sleeps or reads a clock: times come from the
  * caller, so tests drive a path set with a fake clock.
@@ -86,6 +94,17 @@
  * an epoch explores with this fraction of the other paths' marked.
  */
 #define RMP_PATHS_HOT_MARGIN	(RMP_PATHS_ONE / 32)
+/*
+ * A path also runs hot at twice the coolest other path's ECN fraction and
+ * this much more: when most paths share congested links, the others'
+ * fraction hides the links that are not.
+ */
+#define RMP_PATHS_COOL_MARGIN	(RMP_PATHS_ONE / 8)
+/*
+ * Epochs an exploring set waits, at most, after a route tried was given
+ * up, before it tries another: the wait doubles with each one given up.
+ */
+#define RMP_PATHS_EXPLORE_WAIT_MAX	4
 /* A live path's entropy is replaced at this many times the best RTT. */
 #define RMP_PATHS_RTT_BAD	4
 
@@ -135,6 +154,7 @@ static void rmp_paths_take_port(struct rmp_path *p, u16 sport, u64 now)
 	p->rttvar_ns = 0;
 	p->ecn = 0;
 	p->hot = 0;
+	p->tried_from = 0;
 }
 
 static void rmp_paths_replace(struct rmp_paths *ps, struct rmp_path *p,
@@ -600,13 +620,20 @@ static u32 rmp_paths_best_srtt(const struct rmp_paths *ps)
 	return srtt;
 }
 
+/* The fraction of @p's deliveries in the epoch that were marked. */
+static u64 rmp_paths_marked(const struct rmp_path *p)
+{
+	return (u64)p->epoch_marked * RMP_PATHS_ONE / p->epoch_delivered;
+}
+
 /*
- * @p's marks in the epoch against the other paths' (@delivered, @marked
- * in all): clearly more, in fractions of %RMP_PATHS_ONE; or its RTT
+ * @p's marks in the epoch, in fractions of %RMP_PATHS_ONE, against the
+ * other live paths' (@delivered, @marked in all) and the coolest other's
+ * (@cool, U64_MAX if none delivered): clearly more than either; or its RTT
  * against the best (@best_srtt).
  */
 static bool rmp_paths_hot(const struct rmp_path *p, u32 delivered,
-			  u32 marked, u32 best_srtt)
+			  u32 marked, u64 cool, u32 best_srtt)
 {
 	u64 mine, rest;
 
@@ -614,10 +641,11 @@ static bool rmp_paths_hot(const struct rmp_path *p, u32 delivered,
 		return true;
 	if (!p->epoch_delivered || delivered == p->epoch_delivered)
 		return false;
-	mine = (u64)p->epoch_marked * RMP_PATHS_ONE / p->epoch_delivered;
+	mine = rmp_paths_marked(p);
 	rest = (u64)(marked - p->epoch_marked) * RMP_PATHS_ONE /
 	       (delivered - p->epoch_delivered);
-	return mine >= 2 * rest + RMP_PATHS_HOT_MARGIN;
+	return mine >= 2 * rest + RMP_PATHS_HOT_MARGIN ||
+	       (cool != U64_MAX && mine >= 2 * cool + RMP_PATHS_COOL_MARGIN);
 }
 
 /* @p is a hotter path to leave than @than (NULL: none yet). */
@@ -648,29 +676,98 @@ static bool rmp_paths_marked_elsewhere(const struct rmp_path *hottest,
 		       (u64)rest * RMP_PATHS_HOT_MARGIN;
 }
 
+/* Start the epoch's counts over. */
+static void rmp_paths_epoch_reset(struct rmp_paths *ps)
+{
+	u32 i;
+
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		ps->path[i].epoch_delivered = 0;
+		ps->path[i].epoch_marked = 0;
+	}
+	ps->epoch_delivered = 0;
+}
+
 /*
- * End of a balance epoch: each live path runs hot or cools down; the
- * hottest that ran hot long enough leaves its route, or, in an epoch
- * marked everywhere, the most marked. The counts start over.
+ * Judge the route a path tried in the epoch that ends: kept if its
+ * deliveries were marked clearly less (half) than on the route it left,
+ * else the path goes back, and the set waits longer before it explores
+ * again. Return: true if the path went back (the epoch's move).
+ */
+static bool rmp_paths_judge_trial(struct rmp_paths *ps, u64 now)
+{
+	struct rmp_path *p;
+	u16 from;
+	u32 i;
+
+	for (i = 0; i < ps->cfg.npaths; i++) {
+		p = &ps->path[i];
+		if (!p->tried_from)
+			continue;
+		from = p->tried_from;
+		p->tried_from = 0;
+		if (!rmp_paths_live(ps, i))
+			return false;
+		if (p->epoch_delivered &&
+		    2 * rmp_paths_marked(p) < p->tried_marked) {
+			ps->explore_backoff = 0;
+			return false;
+		}
+		if (!rmp_paths_sport_used(ps, from))
+			rmp_paths_take_port(p, from, now);
+		ps->explore_backoff = ps->explore_backoff * 2 + 1;
+		if (ps->explore_backoff > RMP_PATHS_EXPLORE_WAIT_MAX)
+			ps->explore_backoff = RMP_PATHS_EXPLORE_WAIT_MAX;
+		ps->explore_wait = ps->explore_backoff;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * End of a balance epoch: a route tried in it is judged; each live path
+ * runs hot or cools down; the hottest that ran hot long enough leaves its
+ * route, or, in an epoch marked everywhere, the most marked: at once if it
+ * runs hot, else to try a route (explore) when the set is not waiting.
+ * The counts start over.
  */
 static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 {
 	struct rmp_path *p, *leave = NULL, *hottest = NULL;
-	u32 i, delivered = 0, marked = 0, best_srtt;
+	u32 i, delivered = 0, marked = 0, best_srtt, coolest = U32_MAX;
+	/* The two lowest fractions marked among the live paths. */
+	u64 cool[2] = { U64_MAX, U64_MAX }, frac;
+	bool explore = false;
+	u16 from;
+
+	if (rmp_paths_judge_trial(ps, now))
+		goto moved;
 
 	/* Round trips learnt late say nothing of the route. */
 	best_srtt = ps->cfg.late_news ? 0 : rmp_paths_best_srtt(ps);
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
-		if (rmp_paths_live(ps, i)) {
-			delivered += ps->path[i].epoch_delivered;
-			marked += ps->path[i].epoch_marked;
+		p = &ps->path[i];
+		if (!rmp_paths_live(ps, i))
+			continue;
+		delivered += p->epoch_delivered;
+		marked += p->epoch_marked;
+		if (!p->epoch_delivered)
+			continue;
+		frac = rmp_paths_marked(p);
+		if (frac < cool[0]) {
+			cool[1] = cool[0];
+			cool[0] = frac;
+			coolest = i;
+		} else if (frac < cool[1]) {
+			cool[1] = frac;
 		}
 	}
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
 		if (!rmp_paths_live(ps, i) ||
-		    !rmp_paths_hot(p, delivered, marked, best_srtt))
+		    !rmp_paths_hot(p, delivered, marked, cool[i == coolest],
+				   best_srtt))
 			p->hot = 0;
 		else if (p->hot < RMP_PATHS_HOT_EPOCHS)
 			p->hot++;
@@ -681,16 +778,27 @@ static void rmp_paths_balance(struct rmp_paths *ps, u64 now)
 			hottest = p;
 	}
 	if (!leave && hottest &&
-	    rmp_paths_marked_elsewhere(hottest, delivered, marked))
-		leave = hottest;
-	for (i = 0; i < ps->cfg.npaths; i++) {
-		ps->path[i].epoch_delivered = 0;
-		ps->path[i].epoch_marked = 0;
+	    rmp_paths_marked_elsewhere(hottest, delivered, marked)) {
+		if (hottest->hot) {
+			leave = hottest;
+		} else if (!ps->explore_wait) {
+			leave = hottest;
+			explore = true;
+			leave->tried_marked = rmp_paths_marked(leave);
+		} else {
+			ps->explore_wait--;
+		}
 	}
-	ps->epoch_delivered = 0;
-	if (!leave)
+	if (!leave) {
+		rmp_paths_epoch_reset(ps);
 		return;
+	}
+	from = leave->sport;
 	rmp_paths_replace(ps, leave, now);
+	if (explore)
+		leave->tried_from = from;
+moved:
+	rmp_paths_epoch_reset(ps);
 	/*
 	 * The queues the move relieves take a while to drain: judge the
 	 * others again only on epochs that start after it.

@@ -116,6 +116,11 @@ struct rmp_path_stats {
  * @home_since_ns: when @home_sport was left: a probe of it sent before
  *	says nothing
  * @home_probe_ns: when @home_sport is probed next
+ * @tried_from: the port it left to try a fresh one when the set explored
+ *	(0: none), gone back to if the fresh one is no better by the end of
+ *	the next balance epoch
+ * @tried_marked: the fraction of its deliveries marked in its last epoch
+ *	on @tried_from, in 1/%RMP_PATHS_ONE
  * @stats: counters
  */
 struct rmp_path {
@@ -136,6 +141,8 @@ struct rmp_path {
 	u32 rttvar_ns;
 	u64 home_since_ns;
 	u64 home_probe_ns;
+	u16 tried_from;
+	u32 tried_marked;
 	struct rmp_path_stats stats;
 };
 
@@ -181,6 +188,9 @@ struct rmp_paths_cfg {
  * @delivered_ns: when any path last delivered a packet
  * @picked: rmp_paths_pick() has chosen before
  * @epoch_delivered: deliveries in the current balance epoch, all paths
+ * @explore_wait: epochs marked everywhere left before the set explores
+ * @explore_backoff: what @explore_wait starts from after the next route
+ *	tried is given up, less one (up to %RMP_PATHS_EXPLORE_WAIT_MAX)
  * @rng: state of the entropy generator
  * @weight: each path's weight in %RMP_SPRAY_WEIGHTED, 1 to
  *	%RMP_PATHS_WEIGHT_MAX
@@ -198,6 +208,8 @@ struct rmp_paths {
 	u64 delivered_ns;
 	bool picked;
 	u32 epoch_delivered;
+	u8 explore_wait;
+	u8 explore_backoff;
 	u32 rng;
 	u32 weight[RMP_PATHS_MAX];
 	struct rmp_path path[RMP_PATHS_MAX];

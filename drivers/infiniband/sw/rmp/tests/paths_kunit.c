@@ -814,7 +814,8 @@ static u64 epoch(struct rmp_paths *ps, u32 n, u64 t, const int *mark)
 
 /*
  * Marks light overall (under a thirty-second of the deliveries) but
- * clearly more on some paths: those run hot, and one that runs hot
+ * clearly more on some paths, or heavy on most paths and absent on a few:
+ * the paths marked more run hot, and one that runs hot
  * %RMP_PATHS_HOT_EPOCHS epochs in a row leaves its route.
  */
 static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
@@ -825,6 +826,9 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 	/* 3 and 4 of 32: 7 of 256 in all. */
 	static const int two_unequal[8] = { 0, 0, 0, 0, 0, 0, 11, 8 };
 	static const int cool[4] = { 0, 0, 0, 0 };
+	/* 11 of 32 on six paths, none on two. */
+	static const int most_marked[8] = { 3, 3, 3, 3, 3, 3, 0, 0 };
+	static const int none8[8] = { 0 };
 	struct rmp_paths *ps = new_set(test);
 	u16 old;
 	u64 t = MS;
@@ -869,6 +873,22 @@ static void rmp_paths_tick__leaves_congested_routes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps->path[6].stats.replaced, 0);
 	KUNIT_EXPECT_EQ(test, ps->path[7].stats.replaced, 1);
 
+	/*
+	 * Most paths marked alike, two not at all (six paths on congested
+	 * links, two on a link with room): against the others' fraction no
+	 * path stands out, against the coolest path's the marked ones do.
+	 */
+	setup(test, ps, 8, RMP_SPRAY_RR);
+	old = ps->path[0].sport;
+	t = epoch(ps, 8, t, most_marked);
+	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 1);
+	for (i = 1; i < 8; i++)
+		KUNIT_EXPECT_EQ(test, ps->path[i].stats.replaced, 0);
+	/* A move, not a route tried: it stays whatever comes next. */
+	t = epoch(ps, 8, t, none8);
+	KUNIT_EXPECT_NE(test, ps->path[0].sport, old);
+	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 1);
+
 	/* An epoch cool in between starts the count over. */
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	for (i = 0; i < 4; i++)
@@ -893,16 +913,22 @@ static u32 explored(struct kunit *test, struct rmp_paths *ps, u64 *t,
 
 /*
  * A thirty-second or more of the deliveries marked on the paths other
- * than the most marked one, alike or not: the routes used may not be all
- * there are, and the most marked path tries a fresh one, at the end of
- * every such epoch. Lighter marks, marks on one path alone (weighed
- * first, and left if it runs hot), or marks only on paths that died
- * since, explore nothing; nor does a single path.
+ * than the most marked one, none running hot (alike, or not clearly
+ * apart): the routes used may not be all there are, and the most marked
+ * path tries a fresh one. It keeps it if marked half as much there by the
+ * end of the next epoch; else it goes back, and the set waits one epoch
+ * marked everywhere more for each route given up in a row (up to
+ * RMP_PATHS_EXPLORE_WAIT_MAX) before it tries again: on links loaded
+ * alike, a route tried is one path moved onto a link that had its share.
+ * Lighter marks, marks on one path alone (weighed first, and left if it
+ * runs hot), or marks only on paths that died since, explore nothing; nor
+ * does a single path.
  */
 static void rmp_paths_tick__explores_when_marked_everywhere(struct kunit *test)
 {
 	static const int all_hot[4] = { 1, 1, 1, 1 };
 	static const int third_most[4] = { 2, 2, 1, 2 };
+	static const int third_cool[4] = { 2, 2, 0, 2 };
 	/* 1 of 32 on two paths: 2 of 128 in all. */
 	static const int light[4] = { 32, 32, 0, 0 };
 	/* 4 of 128 in all: just enough. */
@@ -910,7 +936,7 @@ static void rmp_paths_tick__explores_when_marked_everywhere(struct kunit *test)
 	static const int alone[4] = { 0, 1, 0, 0 };
 	struct rmp_paths *ps = new_set(test);
 	u64 t = MS;
-	u16 old;
+	u16 old, fresh;
 	u32 i;
 
 	setup(test, ps, 4, RMP_SPRAY_RR);
@@ -918,10 +944,27 @@ static void rmp_paths_tick__explores_when_marked_everywhere(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, third_most, 1), 1U);
 	KUNIT_EXPECT_EQ(test, ps->path[2].stats.replaced, 1);
 	KUNIT_EXPECT_NE(test, ps->path[2].sport, old);
-	/* The first of equals, one path an epoch. */
+	/* No better there: back, and nothing else moves in that epoch. */
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 1), 1U);
+	KUNIT_EXPECT_EQ(test, ps->path[2].sport, old);
+	/* One epoch's wait, then the first of equals tries. */
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 1), 1U);
 	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 1), 2U);
 	KUNIT_EXPECT_EQ(test, ps->path[0].stats.replaced, 1);
-	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 2), 4U);
+	/* Given up again: three epochs' wait now. */
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 4), 2U);
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, all_hot, 1), 3U);
+
+	/* Half as marked or less on the route tried: kept. */
+	setup(test, ps, 4, RMP_SPRAY_RR);
+	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, third_most, 1), 1U);
+	fresh = ps->path[2].sport;
+	t = epoch(ps, 4, t, third_cool);
+	KUNIT_EXPECT_EQ(test, ps->path[2].sport, fresh);
+	KUNIT_EXPECT_EQ(test, ps->path[2].tried_from, 0);
+	/* The next try comes without a wait. */
+	KUNIT_EXPECT_EQ(test, ps->explore_wait, 0);
+	KUNIT_EXPECT_EQ(test, ps->explore_backoff, 0);
 
 	setup(test, ps, 4, RMP_SPRAY_RR);
 	KUNIT_EXPECT_EQ(test, explored(test, ps, &t, light, 8), 0U);
@@ -981,9 +1024,9 @@ static u32 link_load(const struct rmp_paths *ps, u32 *load)
 /*
  * One epoch on the modelled fabric under round-robin: a link carrying
  * more paths than fit marks one delivery in four of each (three paths),
- * one in two (more).
+ * one in two (more); one carrying as many as fit, one in @full (0: none).
  */
-static u64 fabric_epoch(struct rmp_paths *ps, u64 t)
+static u64 fabric_epoch_full(struct rmp_paths *ps, u64 t, int full)
 {
 	u32 load[LINKS], i, n;
 
@@ -991,11 +1034,17 @@ static u64 fabric_epoch(struct rmp_paths *ps, u64 t)
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		n = load[link_of(ps->path[i].sport)];
 		traffic(ps, i, RMP_PATHS_EPOCH, t, 20 * US,
-			n <= LINK_FITS ? 0 : n == LINK_FITS + 1 ? 4 : 2);
+			n < LINK_FITS ? 0 : n == LINK_FITS ? full :
+			n == LINK_FITS + 1 ? 4 : 2);
 	}
 	t += RMP_PATHS_EPOCH * 100 * US;
 	rmp_paths_tick(ps, t);
 	return t;
+}
+
+static u64 fabric_epoch(struct rmp_paths *ps, u64 t)
+{
+	return fabric_epoch_full(ps, t, 0);
 }
 
 /*
@@ -1040,6 +1089,54 @@ static void rmp_paths_tick__explores_onto_an_unused_link(struct kunit *test)
 		   sets, sum / sets, sum % sets * 100 / sets, worst);
 	KUNIT_EXPECT_LE(test, sum, 6 * sets);
 	KUNIT_EXPECT_LE(test, worst, 16U);
+}
+
+/* Every link carries as many paths as fit. */
+static bool links_even(const struct rmp_paths *ps)
+{
+	u32 load[LINKS], i;
+
+	link_load(ps, load);
+	for (i = 0; i < LINKS; i++)
+		if (load[i] != LINK_FITS)
+			return false;
+	return true;
+}
+
+/*
+ * The same fabric driven at its capacity, as a receiver granting all of it
+ * does: links carrying their share mark lightly (one delivery in sixteen),
+ * so every epoch is marked everywhere and the set keeps exploring. Links
+ * carrying one path less than another mark nothing, which makes the paths
+ * on the fuller links run hot against them; the load evens out, and a
+ * route tried from an even spread is marked more, not less, and given up
+ * after one epoch: the spread stays even in most epochs (before routes
+ * tried were judged, one path moved every epoch, for good).
+ */
+static void rmp_paths_tick__keeps_an_even_spread(struct kunit *test)
+{
+	struct rmp_paths_cfg cfg = base_cfg;
+	struct rmp_paths *ps = new_set(test);
+	u32 seed, epochs, uneven = 0, sets = 0;
+	u64 t = MS;
+
+	cfg.npaths = 8;
+	for (seed = 1; seed <= 32; seed++) {
+		cfg.seed = seed;
+		KUNIT_ASSERT_EQ(test, rmp_paths_init(ps, &cfg), 0);
+		for (epochs = 0; epochs < 64 && !links_even(ps); epochs++)
+			t = fabric_epoch_full(ps, t, 16);
+		KUNIT_EXPECT_TRUE_MSG(test, links_even(ps),
+				      "seed %u: uneven after 64 epochs", seed);
+		sets++;
+		for (epochs = 0; epochs < 64; epochs++) {
+			t = fabric_epoch_full(ps, t, 16);
+			uneven += !links_even(ps);
+		}
+	}
+	kunit_info(test, "uneven in %u of %u epochs once even\n", uneven,
+		   sets * 64);
+	KUNIT_EXPECT_LE(test, uneven, sets * 64 / 4);
 }
 
 /*
@@ -1160,6 +1257,7 @@ static struct kunit_case rmp_paths_cases[] = {
 	KUNIT_CASE(rmp_paths_tick__leaves_congested_routes),
 	KUNIT_CASE(rmp_paths_tick__explores_when_marked_everywhere),
 	KUNIT_CASE(rmp_paths_tick__explores_onto_an_unused_link),
+	KUNIT_CASE(rmp_paths_tick__keeps_an_even_spread),
 	KUNIT_CASE(rmp_paths_tick__old_route_tells_nothing),
 	KUNIT_CASE(rmp_paths_tick__leaves_slow_routes),
 	{}
