@@ -141,6 +141,11 @@ fault "5% loss" tx_retransmits loss 5%
 fault "5% duplication" rx_dup_requests duplicate 5%
 fault "25% reordering" rx_out_of_seq delay 2ms reorder 75% 50%
 fault "1% corruption" rx_drop_icrc corrupt 1%
+# netem corrupts the bytes in front of a packet's fragments only; with the
+# payloads copied into the packets, the corruption hits them too.
+check "zcopy off on both devices" knob zcopy off
+fault "1% corruption, payloads copied" rx_drop_icrc corrupt 1%
+check "zcopy on on both devices" knob zcopy on
 tc -n h1 qdisc del dev eth0 root
 tc -n h2 qdisc del dev eth0 root
 check "clean link after the faults" pingpong strict

@@ -19,6 +19,7 @@ KNOBS = {
     'spray': ('rr', None, ('weighted', 'flowlet', 'rr'), ('zigzag', '')),
     'cc': ('none', None, ('dcqcn', 'rcc', 'none'), ('reno', 'DCQCN', '1')),
     'ecn': ('on', None, ('off', 'on'), ('1', 'yes', '')),
+    'zcopy': ('on', None, ('off', 'on'), ('1', 'no', '')),
     'link_rate': ('0', 'Mbit/s', ('25000', '800000', '0'),
                   ('800001', '-5', 'fast', '10 Gbit/s', '10 us')),
     'cnp_interval': ('50', 'us', ('1', '1000000', '50'),

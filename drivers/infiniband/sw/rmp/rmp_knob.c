@@ -93,6 +93,7 @@ const struct rmp_knob rmp_knobs[RMP_KNOB_NR] = {
 					  RMP_SPRAY_RR),
 	[RMP_KNOB_CC] = RMP_KNOB_WORDS("cc", rmp_knob_cc_words, RMP_CC_NONE),
 	[RMP_KNOB_ECN] = RMP_KNOB_WORDS("ecn", rmp_knob_onoff_words, 1),
+	[RMP_KNOB_ZCOPY] = RMP_KNOB_WORDS("zcopy", rmp_knob_onoff_words, 1),
 	[RMP_KNOB_LINK_RATE] = RMP_KNOB_NUMBER("link_rate", "Mbit/s", 0,
 					       RMP_KNOB_RATE_MAX, 0),
 	[RMP_KNOB_CNP_DSCP] = RMP_KNOB_NUMBER("cnp_dscp", "", 0, 63, 48),

@@ -18,6 +18,8 @@ struct rmp_dev;
  * @RMP_KNOB_SPRAY: ``spray``, &enum rmp_spray
  * @RMP_KNOB_CC: ``cc``, &enum rmp_cc_mode
  * @RMP_KNOB_ECN: ``ecn``, data packets leave ECN-capable (ECT(0))
+ * @RMP_KNOB_ZCOPY: ``zcopy``, payloads attached to their packets, not
+ *	copied, where they can be (rmp_pkt_new_from())
  * @RMP_KNOB_LINK_RATE: ``link_rate``, Mbit/s the port sends at, at most;
  *	0 for the netdev's speed
  * @RMP_KNOB_CNP_INTERVAL: ``cnp_interval``, us between two CNPs of a QP
@@ -51,6 +53,7 @@ enum rmp_knob_id {
 	RMP_KNOB_SPRAY,
 	RMP_KNOB_CC,
 	RMP_KNOB_ECN,
+	RMP_KNOB_ZCOPY,
 	RMP_KNOB_LINK_RATE,
 	RMP_KNOB_CNP_INTERVAL,
 	RMP_KNOB_CNP_DSCP,

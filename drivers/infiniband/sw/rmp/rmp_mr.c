@@ -27,9 +27,11 @@
  * @num_mw instead of holding a reference: a region with bound windows
  * refuses dereg, and once dereg has begun (@dying) no window can bind to it.
  */
+#include <linux/crc32.h>
 #include <linux/highmem.h>
 #include <linux/log2.h>
 #include <linux/random.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 
 #include "rmp_dev.h"
@@ -533,13 +535,78 @@ void rmp_copy(void *to, const void *from, size_t n, u32 *crc)
 		memcpy(to, from, n);
 }
 
-static void rmp_copy_chunk(void *mem, void *buf, size_t n,
-			   enum rmp_copy_dir dir, u32 *crc)
+/*
+ * One stretch of a region's memory that rmp_mr_walk() hands its action: a
+ * user region's page (@mem NULL) and the offset in it, or else the kernel
+ * virtual address (@mem, @in 0). @done bytes of the walk came before.
+ */
+typedef int (*rmp_mr_stretch_fn)(void *arg, struct page *page, void *mem,
+				 size_t in, size_t n, u64 done);
+
+/*
+ * Call @fn on [@iova, @iova + @len) of @mr stretch by stretch, in order,
+ * each within one block; stop at its first error. Bounds are checked
+ * against the region as it is now.
+ */
+static int rmp_mr_walk(struct rmp_mr *mr, u64 iova, u64 len,
+		       rmp_mr_stretch_fn fn, void *arg)
 {
-	if (dir == RMP_COPY_TO_MR)
-		rmp_copy(mem, buf, n, crc);
+	struct rmp_mr_layout l;
+	u64 off, bsize, done = 0;
+	int err;
+
+	rmp_mr_layout(mr, &l);
+	if (!rmp_range_ok(l.iova, l.length, iova, len))
+		return -ERANGE;
+	if (mr->kind == RMP_MR_DMA)
+		return fn(arg, NULL, (void *)(uintptr_t)iova, 0, len, 0);
+
+	bsize = 1ULL << l.shift;
+	off = iova - l.iova + l.offset;
+	while (done < len) {
+		u64 idx = off >> l.shift;
+		size_t in = off & (bsize - 1);
+		size_t n = min_t(u64, len - done, bsize - in);
+
+		if (idx >= l.npages)
+			return -ERANGE;
+		if (mr->kind == RMP_MR_USER)
+			err = fn(arg, mr->pages[idx], NULL, in, n, done);
+		else
+			err = fn(arg, NULL, (void *)(uintptr_t)
+				 READ_ONCE(mr->addrs[idx]) + in, 0, n, done);
+		if (err)
+			return err;
+		off += n;
+		done += n;
+	}
+	return 0;
+}
+
+struct rmp_mr_copy_args {
+	void *buf;
+	enum rmp_copy_dir dir;
+	u32 *crc;
+};
+
+static int rmp_mr_copy_stretch(void *arg, struct page *page, void *mem,
+			       size_t in, size_t n, u64 done)
+{
+	const struct rmp_mr_copy_args *a = arg;
+	void *buf = a->buf + done;
+
+	if (page)
+		mem = kmap_local_page(page) + in;
+	if (a->dir == RMP_COPY_TO_MR)
+		rmp_copy(mem, buf, n, a->crc);
 	else
-		rmp_copy(buf, mem, n, crc);
+		rmp_copy(buf, mem, n, a->crc);
+	if (page) {
+		kunmap_local(mem);
+		if (a->dir == RMP_COPY_TO_MR)
+			flush_dcache_page(page);
+	}
+	return 0;
 }
 
 /**
@@ -563,44 +630,107 @@ static void rmp_copy_chunk(void *mem, void *buf, size_t n,
 int rmp_mr_copy(struct rmp_mr *mr, u64 iova, void *buf, u64 len,
 		enum rmp_copy_dir dir, u32 *crc)
 {
-	struct rmp_mr_layout l;
-	u64 off, bsize;
+	struct rmp_mr_copy_args a = { .buf = buf, .dir = dir, .crc = crc };
 
-	rmp_mr_layout(mr, &l);
-	if (!rmp_range_ok(l.iova, l.length, iova, len))
-		return -ERANGE;
-	if (mr->kind == RMP_MR_DMA) {
-		rmp_copy_chunk((void *)(uintptr_t)iova, buf, len, dir, crc);
-		return 0;
+	return rmp_mr_walk(mr, iova, len, rmp_mr_copy_stretch, &a);
+}
+
+struct rmp_mr_attach_args {
+	struct sk_buff *skb;
+	u32 *crc;
+};
+
+static int rmp_mr_attach_stretch(void *arg, struct page *page, void *mem,
+				 size_t in, size_t n, u64 done)
+{
+	const struct rmp_mr_attach_args *a = arg;
+	struct sk_buff *skb = a->skb;
+	int i = skb_shinfo(skb)->nr_frags;
+
+	/* One fragment left for the packet's pad and ICRC. */
+	if (!page || i >= MAX_SKB_FRAGS - 1)
+		return -EOPNOTSUPP;
+	if (a->crc) {
+		mem = kmap_local_page(page);
+		*a->crc = crc32_le(*a->crc, mem + in, n);
+		kunmap_local(mem);
 	}
-
-	bsize = 1ULL << l.shift;
-	off = iova - l.iova + l.offset;
-	while (len) {
-		u64 idx = off >> l.shift;
-		size_t in = off & (bsize - 1);
-		size_t n = min_t(u64, len, bsize - in);
-		void *mem;
-
-		if (idx >= l.npages)
-			return -ERANGE;
-		if (mr->kind == RMP_MR_USER) {
-			struct page *page = mr->pages[idx];
-
-			mem = kmap_local_page(page);
-			rmp_copy_chunk(mem + in, buf, n, dir, crc);
-			kunmap_local(mem);
-			if (dir == RMP_COPY_TO_MR)
-				flush_dcache_page(page);
-		} else {
-			mem = (void *)(uintptr_t)READ_ONCE(mr->addrs[idx]);
-			rmp_copy_chunk(mem + in, buf, n, dir, crc);
-		}
-		buf += n;
-		off += n;
-		len -= n;
-	}
+	get_page(page);
+	skb_add_rx_frag(skb, i, page, in, n, n);
 	return 0;
+}
+
+/**
+ * rmp_mr_attach() - add bytes of a region to a packet as page fragments
+ * @mr: referenced MR, as returned by a lookup
+ * @iova: first address in @mr
+ * @len: bytes to add
+ * @skb: the packet; the fragments go after those it has
+ * @crc: NULL, or a CRC-32 register the bytes are added to (read once)
+ *
+ * Nothing is copied: each fragment holds a reference on a pinned user page,
+ * so the page outlives the packet even if the region goes first. The
+ * packet is marked as carrying memory its owner may still change.
+ *
+ * Return: 0; -ERANGE as for rmp_mr_copy(); -EOPNOTSUPP if the region is not
+ * user memory or the packet has no fragment left (copy instead; the
+ * fragments added so far stay).
+ */
+int rmp_mr_attach(struct rmp_mr *mr, u64 iova, u64 len, struct sk_buff *skb,
+		  u32 *crc)
+{
+	struct rmp_mr_attach_args a = { .skb = skb, .crc = crc };
+
+	skb_shinfo(skb)->flags |= SKBFL_SHARED_FRAG;
+	return rmp_mr_walk(mr, iova, len, rmp_mr_attach_stretch, &a);
+}
+
+/* What rmp_mr_sgl_walk() does with each entry's part: @n bytes at @iova. */
+typedef int (*rmp_mr_sge_fn)(void *arg, struct rmp_mr *mr, u64 iova, u64 n,
+			     u64 done);
+
+/*
+ * Call @fn on the part of each entry of @sge that [@offset, @offset + @len)
+ * of the list's bytes covers, the entry's lkey looked up with @access for
+ * just those bytes; stop at the first error.
+ */
+static int rmp_mr_sgl_walk(struct rmp_dev *dev, struct ib_pd *pd,
+			   const struct rxe_sge *sge, u32 num_sge, u64 offset,
+			   u64 len, int access, rmp_mr_sge_fn fn, void *arg)
+{
+	struct rmp_mr *mr;
+	u64 done = 0;
+	u32 i;
+	int err;
+
+	for (i = 0; i < num_sge && done < len; i++) {
+		u64 n;
+
+		if (offset >= sge[i].length) {
+			offset -= sge[i].length;
+			continue;
+		}
+		n = min_t(u64, len - done, sge[i].length - offset);
+		mr = rmp_mr_lookup_lkey(dev, pd, sge[i].lkey,
+					sge[i].addr + offset, n, access);
+		if (IS_ERR(mr))
+			return PTR_ERR(mr);
+		err = fn(arg, mr, sge[i].addr + offset, n, done);
+		rmp_mr_put(mr);
+		if (err)
+			return err;
+		done += n;
+		offset = 0;
+	}
+	return done < len ? -ERANGE : 0;
+}
+
+static int rmp_mr_copy_sge(void *arg, struct rmp_mr *mr, u64 iova, u64 n,
+			   u64 done)
+{
+	const struct rmp_mr_copy_args *a = arg;
+
+	return rmp_mr_copy(mr, iova, a->buf + done, n, a->dir, a->crc);
 }
 
 /**
@@ -629,32 +759,43 @@ int rmp_mr_copy_sgl(struct rmp_dev *dev, struct ib_pd *pd,
 		    const struct rxe_sge *sge, u32 num_sge, u64 offset,
 		    void *buf, u64 len, enum rmp_copy_dir dir, u32 *crc)
 {
-	int access = dir == RMP_COPY_TO_MR ? IB_ACCESS_LOCAL_WRITE : 0;
-	struct rmp_mr *mr;
-	u32 i;
-	int err;
+	struct rmp_mr_copy_args a = { .buf = buf, .dir = dir, .crc = crc };
 
-	for (i = 0; i < num_sge && len; i++) {
-		u64 n;
+	return rmp_mr_sgl_walk(dev, pd, sge, num_sge, offset, len,
+			       dir == RMP_COPY_TO_MR ? IB_ACCESS_LOCAL_WRITE : 0,
+			       rmp_mr_copy_sge, &a);
+}
 
-		if (offset >= sge[i].length) {
-			offset -= sge[i].length;
-			continue;
-		}
-		n = min_t(u64, len, sge[i].length - offset);
-		mr = rmp_mr_lookup_lkey(dev, pd, sge[i].lkey,
-					sge[i].addr + offset, n, access);
-		if (IS_ERR(mr))
-			return PTR_ERR(mr);
-		err = rmp_mr_copy(mr, sge[i].addr + offset, buf, n, dir, crc);
-		rmp_mr_put(mr);
-		if (err)
-			return err;
-		buf += n;
-		len -= n;
-		offset = 0;
-	}
-	return len ? -ERANGE : 0;
+static int rmp_mr_attach_sge(void *arg, struct rmp_mr *mr, u64 iova, u64 n,
+			     u64 done)
+{
+	const struct rmp_mr_attach_args *a = arg;
+
+	return rmp_mr_attach(mr, iova, n, a->skb, a->crc);
+}
+
+/**
+ * rmp_mr_attach_sgl() - add part of an SGE list's bytes to a packet as page
+ *	fragments (rmp_mr_attach())
+ * @dev: device
+ * @pd: protection domain the lkeys must be of
+ * @sge: scatter/gather list of a WQE
+ * @num_sge: entries in @sge
+ * @offset: where in the list's bytes the part starts
+ * @len: its length
+ * @skb: the packet
+ * @crc: NULL, or a CRC-32 register the bytes are added to
+ *
+ * Return: as rmp_mr_copy_sgl(), or -EOPNOTSUPP as rmp_mr_attach().
+ */
+int rmp_mr_attach_sgl(struct rmp_dev *dev, struct ib_pd *pd,
+		      const struct rxe_sge *sge, u32 num_sge, u64 offset,
+		      u64 len, struct sk_buff *skb, u32 *crc)
+{
+	struct rmp_mr_attach_args a = { .skb = skb, .crc = crc };
+
+	return rmp_mr_sgl_walk(dev, pd, sge, num_sge, offset, len, 0,
+			       rmp_mr_attach_sge, &a);
 }
 
 /**

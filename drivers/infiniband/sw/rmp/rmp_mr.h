@@ -168,6 +168,11 @@ int rmp_mr_copy(struct rmp_mr *mr, u64 iova, void *buf, u64 len,
 int rmp_mr_copy_sgl(struct rmp_dev *dev, struct ib_pd *pd,
 		    const struct rxe_sge *sge, u32 num_sge, u64 offset,
 		    void *buf, u64 len, enum rmp_copy_dir dir, u32 *crc);
+int rmp_mr_attach(struct rmp_mr *mr, u64 iova, u64 len, struct sk_buff *skb,
+		  u32 *crc);
+int rmp_mr_attach_sgl(struct rmp_dev *dev, struct ib_pd *pd,
+		      const struct rxe_sge *sge, u32 num_sge, u64 offset,
+		      u64 len, struct sk_buff *skb, u32 *crc);
 int rmp_mr_atomic(struct rmp_mr *mr, u64 iova, enum rmp_atomic_op op,
 		  u64 compare_add, u64 swap, u64 *orig);
 int rmp_mr_fast_reg(struct rmp_mr *mr, struct ib_pd *pd, u32 key,

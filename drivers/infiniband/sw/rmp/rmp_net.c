@@ -35,10 +35,13 @@
 #include <net/route.h>
 #include <net/udp.h>
 #include <net/udp_tunnel.h>
+#include <asm/unaligned.h>
 
 #include "rmp_dev.h"
 #include "rmp_net.h"
+#include "rmp_payload.h"
 #include "rmp_recv.h"
+#include "engine/hdr.h"
 #include "engine/icrc.h"
 
 /**
@@ -392,6 +395,28 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
 	return err;
 }
 
+/*
+ * The ICRC of a packet whose payload is in page fragments (its linear part
+ * holds the headers only), into its last bytes. @tail_crc: NULL, or the
+ * CRC of the bytes after the headers, payload and pad (rmp_pkt_new_from()).
+ */
+static int rmp_net_icrc_split(struct sk_buff *skb, int ip_version,
+			      const u32 *tail_crc)
+{
+	u32 head = skb_headlen(skb), end = skb->len - RMP_ICRC_SIZE, icrc;
+	u8 le[RMP_ICRC_SIZE];
+	int err;
+
+	err = rmp_icrc_compute_split(skb->data, skb->len, ip_version,
+				     tail_crc ? *tail_crc :
+				     rmp_skb_crc32(skb, head, end - head, 0),
+				     &icrc);
+	if (err)
+		return err;
+	put_unaligned_le32(icrc, le);
+	return skb_store_bits(skb, end, le, sizeof(le));
+}
+
 /**
  * rmp_net_xmit() - send a transport packet
  * @dev: sending device
@@ -401,7 +426,9 @@ static int rmp_net_loop(struct rmp_dev *dev, const struct rmp_flow *fl,
  * @skb: from rmp_net_alloc_skb(), filled with BTH through payload and pad;
  *	consumed in every case
  * @payload_crc: NULL, or the CRC of the payload taken while it was copied
- *	in, for rmp_icrc_generate(): the payload is not read again
+ *	in, for rmp_icrc_generate(): the payload is not read again; for a
+ *	packet in page fragments, of the payload and the pad
+ *	(rmp_pkt_new_from())
  * @batch: the sending run's deliveries, for a local destination (see
  *	rmp_recv()); the caller ends it with rmp_recv_batch_end()
  *
@@ -448,7 +475,11 @@ int rmp_net_xmit(struct rmp_dev *dev, const struct rmp_flow *fl,
 			ip_send_check(ip_hdr(skb));
 		return rmp_net_loop(dev, &route, skb, batch);
 	}
-	err = rmp_icrc_generate(skb->data, skb->len, v6 ? 6 : 4, payload_crc);
+	if (skb_is_nonlinear(skb))
+		err = rmp_net_icrc_split(skb, v6 ? 6 : 4, payload_crc);
+	else
+		err = rmp_icrc_generate(skb->data, skb->len, v6 ? 6 : 4,
+					payload_crc);
 	if (WARN_ON_ONCE(err)) {
 		dst_release(dst);
 		goto drop;

@@ -9,7 +9,10 @@
  * sender with bottom halves off): the transport headers' well-formedness
  * and the P_Key. A packet failing any of them is dropped and counted under
  * a counter named for the reason, or as a bad ICRC if its ICRC is wrong
- * too: a corrupted packet counts as one, whatever the corruption hit.
+ * too: a corrupted packet counts as one, whatever the corruption hit. The
+ * headers are made linear first; a SEND, WRITE or READ response payload in
+ * page fragments stays there, any other packet is made linear whole (see
+ * "received payloads").
  *
  * A packet that passes is queued to its destination QP (found by number,
  * with a reference); a QP whose queue is full drops it, counted as such
@@ -41,6 +44,7 @@
 #include "rmp_cc.h"
 #include "rmp_dev.h"
 #include "rmp_ext.h"
+#include "rmp_payload.h"
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
 #include "rmp_recv.h"
@@ -89,9 +93,45 @@ static bool rmp_recv_looped(const struct sk_buff *skb)
 	return skb->pkt_type == PACKET_LOOPBACK;
 }
 
+/*
+ * rmp_recv_icrc() for a packet in pieces, its headers linear: the CRC of
+ * its payload is taken where the bytes are unless @payload_crc gives it,
+ * and the pad's and the ICRC are read where they are.
+ */
+static int rmp_recv_icrc_split(const struct sk_buff *skb,
+			       const u32 *payload_crc)
+{
+	const struct rmp_bth *bth = rmp_recv_bth(skb);
+	const struct rmp_opcode_info *info = rmp_opcode_info(bth->opcode);
+	const u8 *nh = skb_network_header(skb);
+	u32 pad = rmp_bth_pad(bth), tail, icrc, payload, end;
+	u8 buf[4];
+	const u8 *p;
+	int err;
+
+	if (!info)
+		return -EINVAL;
+	payload = sizeof(struct udphdr) + info->hdr_len;
+	end = skb->len - RMP_ICRC_SIZE;
+	if (skb->len < RMP_ICRC_SIZE || payload + pad > end)
+		return -EINVAL;
+	tail = payload_crc ? *payload_crc :
+	       rmp_skb_crc32(skb, payload, end - pad - payload, 0);
+	tail = rmp_skb_crc32(skb, end - pad, pad, tail);
+	err = rmp_icrc_compute_split(nh, skb->len + (skb->data - nh),
+				     ip_hdr(skb)->version, tail, &icrc);
+	if (err)
+		return err;
+	p = skb_header_pointer(skb, end, RMP_ICRC_SIZE, buf);
+	if (!p || icrc != (p[0] | p[1] << 8 | p[2] << 16 | (u32)p[3] << 24))
+		return -EBADMSG;
+	return 0;
+}
+
 /**
  * rmp_recv_icrc() - check the ICRC of a received packet
- * @skb: the packet, linear, its UDP header at skb->data
+ * @skb: the packet, its UDP header at skb->data and its transport headers
+ *	linear (rmp_recv())
  * @payload_crc: NULL, or the CRC of its payload taken as it was placed
  *
  * A packet looped back by this host carries no ICRC and passes.
@@ -105,7 +145,8 @@ int rmp_recv_icrc(const struct sk_buff *skb, const u32 *payload_crc)
 
 	if (rmp_recv_looped(skb))
 		return 0;
-
+	if (skb_is_nonlinear(skb))
+		return rmp_recv_icrc_split(skb, payload_crc);
 	return rmp_icrc_verify(nh, skb_tail_pointer(skb) - nh,
 			       ip_hdr(skb)->version, payload_crc);
 }
@@ -141,6 +182,34 @@ static void rmp_recv_batch_add(struct rmp_recv_batch *batch,
 	batch->qp = qp;
 }
 
+/* A bulk payload: one that may stay in page fragments (rmp_payload.h). */
+static bool rmp_recv_bulk(const struct rmp_opcode_info *info)
+{
+	return (info->flags & RMP_OPF_PAYLOAD) &&
+	       (info->flags & (RMP_OPF_SEND | RMP_OPF_WRITE | RMP_OPF_READ));
+}
+
+/*
+ * Make what the parsers read linear: the headers of a packet with a bulk
+ * payload, which stays where it is; all of any other packet (a packet too
+ * short for its headers is made linear too, and found short).
+ */
+static int rmp_recv_pull(struct sk_buff *skb)
+{
+	const struct rmp_opcode_info *info;
+
+	if (!skb_is_nonlinear(skb))
+		return 0;
+	if (skb_has_frag_list(skb) ||
+	    !pskb_may_pull(skb, sizeof(struct udphdr) + sizeof(struct rmp_bth)))
+		return skb_linearize(skb);
+	info = rmp_opcode_info(rmp_bth_opcode(rmp_recv_bth(skb)));
+	if (!info || !rmp_recv_bulk(info) ||
+	    !pskb_may_pull(skb, sizeof(struct udphdr) + info->hdr_len))
+		return skb_linearize(skb);
+	return 0;
+}
+
 /**
  * rmp_recv() - take in one RoCEv2 datagram
  * @dev: the device it arrived at
@@ -164,7 +233,7 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb,
 	int ip_version;
 
 	rmp_stats_inc(&dev->stats, RMP_CNT_RX_PACKETS);
-	if (skb_linearize(skb)) {
+	if (rmp_recv_pull(skb)) {
 		why = RMP_CNT_RX_DROP_NOMEM;
 		goto drop_checked;
 	}
@@ -177,8 +246,8 @@ void rmp_recv(struct rmp_dev *dev, struct sk_buff *skb,
 	if (ip_version != 4 && ip_version != 6)
 		goto drop;
 
-	if (rmp_hdr_parse(&f, skb->data + sizeof(struct udphdr), len, len,
-			  NULL))
+	if (rmp_hdr_parse(&f, skb->data + sizeof(struct udphdr),
+			  skb_headlen(skb) - sizeof(struct udphdr), len, NULL))
 		goto drop;
 
 	/* One partition: the default P_Key, the only entry of the table. */
@@ -272,16 +341,21 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 	const struct rmp_opcode_info *info;
 	const struct sk_buff *unchecked;
 	struct rmp_hdr_fields f __uninitialized;
-	const void *payload;
+	struct rmp_payload pl;
 	bool conn = rmp_qp_connected(qp), ce;
 	u8 qpt;
 
 	/* Checked in rmp_recv(); parsed again for the fields. */
 	if (WARN_ON_ONCE(rmp_hdr_parse(&f, skb->data + sizeof(struct udphdr),
-				       len, len, NULL)))
+				       skb_headlen(skb) - sizeof(struct udphdr),
+				       len, NULL)))
 		return;
 	info = rmp_opcode_info(f.bth.opcode);
-	payload = skb->data + sizeof(struct udphdr) + f.hdr_len;
+	pl = (struct rmp_payload) {
+		.skb = skb,
+		.off = sizeof(struct udphdr) + f.hdr_len,
+		.len = f.payload_len,
+	};
 	if (info->qpt == RMP_QPT_CNP) {
 		rmp_recv_cnp(qp, skb);
 		return;
@@ -329,17 +403,17 @@ static void rmp_recv_one(struct rmp_qp *qp, struct sk_buff *skb)
 		rmp_rcc_grant(qp, f.bth.psn);
 		return;
 	case RMP_OP_EXT_READ_REPORT:
-		rmp_responder_read_report(qp, &f, payload);
+		rmp_responder_read_report(qp, &f, &pl);
 		return;
 	}
 	if (info->flags & RMP_OPF_REQ)
 		rmp_rcc_data(qp, &f, ce);
 	if (!conn)
-		rmp_responder_ud(qp, skb, &f, payload);
+		rmp_responder_ud(qp, skb, &f, &pl);
 	else if (info->flags & RMP_OPF_RESP)
-		rmp_requester_response(qp, &f, payload, unchecked);
+		rmp_requester_response(qp, &f, &pl, unchecked);
 	else
-		rmp_responder_request(qp, &f, payload, unchecked,
+		rmp_responder_request(qp, &f, &pl, unchecked,
 				      ntohs(uh->source), ce);
 	return;
 

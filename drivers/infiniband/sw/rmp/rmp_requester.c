@@ -35,6 +35,7 @@
 #include "rmp_mr.h"
 #include "rmp_mw.h"
 #include "rmp_net.h"
+#include "rmp_payload.h"
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
 #include "rmp_recv.h"
@@ -516,10 +517,9 @@ static void rmp_requester_send(struct rmp_qp *qp,
 	u32 payload_crc = 0, *crc = &payload_crc;
 	struct rmp_hdr_fields f __uninitialized;
 	struct rmp_flow own_fl __uninitialized;
+	struct rmp_pkt_src src;
 	struct sk_buff *skb;
-	void *payload;
 	u32 len = 0;
-	int err;
 
 	if (pkt->kind == RMP_REQ_SEND || pkt->kind == RMP_REQ_WRITE ||
 	    pkt->kind == RMP_REQ_ATOMIC_WRITE)
@@ -539,23 +539,22 @@ static void rmp_requester_send(struct rmp_qp *qp,
 					  wqe->wr.wr.ud.remote_qpn);
 	}
 	rmp_requester_headers(qp, pkt, &f);
-	skb = rmp_pkt_new(dev, fl, &f, len, &payload);
-	if (!skb) {
+	src = (struct rmp_pkt_src) {
+		.buf = wqe->num_sge ? NULL : wqe->inline_data,
+		.pd = qp->ibqp.pd,
+		.sge = wqe->sge,
+		.num_sge = wqe->num_sge,
+		.at = pkt->offset,
+	};
+	skb = rmp_pkt_new_from(dev, fl, &f, &src, len, crc);
+	if (PTR_ERR(skb) == -ENOMEM) {
 		/* Lost like a packet on the wire; RC sends it again. */
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
 		return;
 	}
-	if (!wqe->num_sge) {
-		rmp_copy(payload, wqe->inline_data + pkt->offset, len, crc);
-	} else if (len) {
-		err = rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
-				      pkt->offset, payload, len,
-				      RMP_COPY_FROM_MR, crc);
-		if (err) {
-			kfree_skb(skb);
-			rmp_requester_fail(qp, pkt->slot, IB_WC_LOC_PROT_ERR);
-			return;
-		}
+	if (IS_ERR(skb)) {
+		rmp_requester_fail(qp, pkt->slot, IB_WC_LOC_PROT_ERR);
+		return;
 	}
 	rmp_net_xmit(dev, fl, routes, sport, skb, crc, &qp->deliveries);
 }
@@ -749,16 +748,27 @@ bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send)
 	return more && !failed;
 }
 
-/* Place READ response data (or an atomic's result) in the WQE's buffers. */
+/* Place READ response data in the WQE's buffers. */
 static int rmp_requester_place(struct rmp_qp *qp,
 			       const struct rmp_req_rsp *rsp,
-			       const void *buf, u32 *crc)
+			       const struct rmp_payload *pl, u32 *crc)
+{
+	const struct rmp_send_wqe *wqe = &qp->requester.slots[rsp->slot].wqe;
+	struct rmp_payload part = { pl->skb, pl->off, rsp->len };
+
+	return rmp_payload_to_sgl(&part, rmp_qp_dev(qp), qp->ibqp.pd,
+				  wqe->sge, wqe->num_sge, rsp->offset, crc);
+}
+
+/* Place an atomic's result, the word as it was, in the WQE's buffer. */
+static int rmp_requester_place_orig(struct rmp_qp *qp,
+				    const struct rmp_req_rsp *rsp, u64 orig)
 {
 	const struct rmp_send_wqe *wqe = &qp->requester.slots[rsp->slot].wqe;
 
 	return rmp_mr_copy_sgl(rmp_qp_dev(qp), qp->ibqp.pd, wqe->sge,
-			       wqe->num_sge, rsp->offset, (void *)buf,
-			       rsp->len, RMP_COPY_TO_MR, crc);
+			       wqe->num_sge, rsp->offset, &orig, sizeof(orig),
+			       RMP_COPY_TO_MR, NULL);
 }
 
 /*
@@ -768,8 +778,9 @@ static int rmp_requester_place(struct rmp_qp *qp,
  */
 static void rmp_requester_sack(struct rmp_qp *qp,
 			       const struct rmp_hdr_fields *f,
-			       const void *payload)
+			       const struct rmp_payload *pl)
 {
+	const u8 *payload = rmp_payload_linear(pl);
 	struct rmp_requester *rq = &qp->requester;
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
 	struct rmp_ecn_echo ce __uninitialized;
@@ -794,14 +805,14 @@ static void rmp_requester_sack(struct rmp_qp *qp,
  * rmp_requester_response() - act on a response packet (RC)
  * @qp: the QP, its requester started
  * @f: the packet's headers
- * @payload: its payload, @f->payload_len bytes
+ * @pl: its payload
  * @unchecked: the packet, if its ICRC is still to be checked; else NULL
  *
  * READ response data and atomic results are placed in the WQE's buffers;
  * completions and further transmission follow in rmp_requester_run().
  */
 void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-			    const void *payload,
+			    const struct rmp_payload *pl,
 			    const struct sk_buff *unchecked)
 {
 	struct rmp_requester *rq = &qp->requester;
@@ -809,13 +820,11 @@ void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	struct rmp_req_rsp rsp;
 	bool placed = false;
 	int err = 0;
-	u64 orig;
 
 	if (unchecked) {
 		placed = rmp_req_will_place(&rq->req, f, &rsp);
 		if (placed)
-			err = rmp_requester_place(qp, &rsp, payload,
-						  &payload_crc);
+			err = rmp_requester_place(qp, &rsp, pl, &payload_crc);
 		/* Not all of the payload placed: its CRC is read apart. */
 		if (rmp_recv_icrc(unchecked, placed && !err ? &payload_crc :
 							      NULL)) {
@@ -827,18 +836,16 @@ void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	if (!rq->answered_at)
 		rq->answered_at = ktime_get_ns();
 	if (f->bth.opcode == RMP_OP_EXT_SACK) {
-		rmp_requester_sack(qp, f, payload);
+		rmp_requester_sack(qp, f, pl);
 	} else {
 		rmp_req_ack(&rq->req, rq->answered_at, f, &rsp);
 		if (WARN_ON_ONCE(placed && rsp.action != RMP_REQ_RSP_READ))
 			return;
-		if (rsp.action == RMP_REQ_RSP_READ && !placed) {
-			err = rmp_requester_place(qp, &rsp, payload, NULL);
-		} else if (rsp.action == RMP_REQ_RSP_ATOMIC) {
-			orig = f->atmack.orig;
-			rsp.len = sizeof(orig);
-			err = rmp_requester_place(qp, &rsp, &orig, NULL);
-		}
+		if (rsp.action == RMP_REQ_RSP_READ && !placed)
+			err = rmp_requester_place(qp, &rsp, pl, NULL);
+		else if (rsp.action == RMP_REQ_RSP_ATOMIC)
+			err = rmp_requester_place_orig(qp, &rsp,
+						       f->atmack.orig);
 		if (err)
 			rmp_requester_fail(qp, rsp.slot, IB_WC_LOC_PROT_ERR);
 	}

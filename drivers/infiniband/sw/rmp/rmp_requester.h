@@ -12,6 +12,7 @@
 
 struct sk_buff;
 
+struct rmp_payload;
 struct rmp_qp;
 
 /**
@@ -77,7 +78,7 @@ void rmp_requester_free(struct rmp_qp *qp);
 int rmp_requester_start(struct rmp_qp *qp);
 bool rmp_requester_run(struct rmp_qp *qp, bool take, bool send);
 void rmp_requester_response(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-			    const void *payload,
+			    const struct rmp_payload *pl,
 			    const struct sk_buff *unchecked);
 void rmp_requester_flush(struct rmp_qp *qp);
 void rmp_requester_paths_cfg(struct rmp_qp *qp, u16 sport,

@@ -55,6 +55,7 @@
 #include "rmp_dev.h"
 #include "rmp_mr.h"
 #include "rmp_net.h"
+#include "rmp_payload.h"
 #include "rmp_pkt.h"
 #include "rmp_qp.h"
 #include "rmp_recv.h"
@@ -274,26 +275,20 @@ static void rmp_responder_xmit(struct rmp_qp *qp, u16 sport, bool ack,
 	const struct rmp_flow *fl = &qp->flow;
 	struct rmp_flow ahead __uninitialized;
 	struct sk_buff *skb;
-	void *payload;
 
 	/* Its route stays the QP's: the DSCP chooses none. */
 	if (ack && rmp_rcc_ahead_flow(qp, &ahead))
 		fl = &ahead;
 	f->bth.pkey = RMP_PKEY_DEFAULT;
 	f->bth.qpn = qp->responder.dqpn;
-	skb = rmp_pkt_new(dev, fl, f, len, &payload);
-	if (!skb) {
+	skb = rmp_pkt_new_from(dev, fl, f, &(struct rmp_pkt_src) {
+				       .buf = buf, .mr = mr, .at = buf ? 0 : va,
+			       }, len, crc);
+	if (PTR_ERR(skb) == -ENOMEM)
 		rmp_stats_inc(&dev->stats, RMP_CNT_TX_DROP);
+	/* Otherwise the region shrank under the READ: send nothing. */
+	if (IS_ERR(skb))
 		return;
-	}
-	if (buf) {
-		rmp_copy(payload, buf, len, crc);
-	} else if (len && rmp_mr_copy(mr, va, payload, len, RMP_COPY_FROM_MR,
-				      crc)) {
-		/* The region shrank under the READ: send nothing. */
-		kfree_skb(skb);
-		return;
-	}
 	rmp_net_xmit(dev, fl, &qp->routes, sport, skb, crc, &qp->deliveries);
 }
 
@@ -432,7 +427,7 @@ static void rmp_responder_count_paths(struct rmp_qp *qp)
  * @qp: the RC QP; in a run of its transport
  * @f: the packet's headers, opcode %RMP_OP_EXT_READ_REPORT, its ICRC
  *	checked, from the QP's peer
- * @payload: its payload, @f->payload_len bytes
+ * @pl: its payload, linear
  *
  * Taken only by a QP whose peer agreed to send reports and whose READ
  * responses are sprayed (``rx_drop_qp`` otherwise). The payload must be
@@ -442,7 +437,7 @@ static void rmp_responder_count_paths(struct rmp_qp *qp)
  */
 void rmp_responder_read_report(struct rmp_qp *qp,
 			       const struct rmp_hdr_fields *f,
-			       const void *payload)
+			       const struct rmp_payload *pl)
 {
 	struct rmp_responder *rs = &qp->responder;
 	struct rmp_stats *st = &rmp_qp_dev(qp)->stats;
@@ -453,7 +448,7 @@ void rmp_responder_read_report(struct rmp_qp *qp,
 		rmp_stats_inc(st, RMP_CNT_RX_DROP_QP);
 		return;
 	}
-	len = rmp_sack_decode(&s, payload, f->payload_len);
+	len = rmp_sack_decode(&s, rmp_payload_linear(pl), pl->len);
 	if (len < 0 || len != (int)f->payload_len || s.ecn ||
 	    s.cum_ack != f->bth.psn) {
 		rmp_stats_inc(st, RMP_CNT_RX_DROP_MALFORMED);
@@ -597,21 +592,21 @@ static enum rmp_resp_status rmp_responder_take_wqe(struct rmp_qp *qp)
 }
 
 /*
- * Place @len bytes of a SEND at @offset in receive WQE @wqe. On failure
+ * Place the payload of a SEND at @offset in receive WQE @wqe. On failure
  * *@wc_status says how the WQE completes.
  */
 static enum rmp_resp_status
 rmp_responder_place(struct rmp_qp *qp, const struct rmp_recv_wqe *wqe,
-		    u32 offset, const void *payload, u32 len, u32 *crc,
+		    u32 offset, const struct rmp_payload *pl, u32 *crc,
 		    u8 *wc_status)
 {
-	if ((u64)offset + len > wqe->length) {
+	if ((u64)offset + pl->len > wqe->length) {
 		*wc_status = IB_WC_LOC_LEN_ERR;
 		return RMP_RESP_REM_INVALID;
 	}
-	if (len && rmp_mr_copy_sgl(rmp_qp_dev(qp), qp->ibqp.pd, wqe->sge,
-				   wqe->num_sge, offset, (void *)payload, len,
-				   RMP_COPY_TO_MR, crc)) {
+	if (pl->len && rmp_payload_to_sgl(pl, rmp_qp_dev(qp), qp->ibqp.pd,
+					  wqe->sge, wqe->num_sge, offset,
+					  crc)) {
 		*wc_status = IB_WC_LOC_PROT_ERR;
 		return RMP_RESP_REM_OP;
 	}
@@ -620,7 +615,7 @@ rmp_responder_place(struct rmp_qp *qp, const struct rmp_recv_wqe *wqe,
 
 static enum rmp_resp_status
 rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-		   const void *payload, const struct rmp_resp_out *out,
+		   const struct rmp_payload *pl, const struct rmp_resp_out *out,
 		   u32 flags, u32 *crc)
 {
 	struct rmp_responder *rs = &qp->responder;
@@ -631,8 +626,8 @@ rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	st = rmp_responder_take_wqe(qp);
 	if (st != RMP_RESP_OK)
 		return st;
-	st = rmp_responder_place(qp, &rs->wqe, out->offset, payload,
-				 f->payload_len, crc, &wc_status);
+	st = rmp_responder_place(qp, &rs->wqe, out->offset, pl, crc,
+				 &wc_status);
 	if (st != RMP_RESP_OK)
 		return rmp_responder_fails(qp, wc_status, st);
 	if (out->last && (flags & RMP_OPF_IETH) &&
@@ -645,11 +640,11 @@ rmp_responder_send(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 
 static enum rmp_resp_status
 rmp_responder_write(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-		    const void *payload, const struct rmp_resp_out *out,
+		    const struct rmp_payload *pl, const struct rmp_resp_out *out,
 		    u32 flags, u32 *crc)
 {
 	struct rmp_dev *dev = rmp_qp_dev(qp);
-	u32 len = f->payload_len;
+	u32 len = pl->len;
 	enum rmp_resp_status st;
 	struct rmp_mr *mr;
 	int err;
@@ -666,8 +661,7 @@ rmp_responder_write(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	if (IS_ERR(mr))
 		return rmp_responder_fails(qp, IB_WC_REM_ACCESS_ERR,
 					   RMP_RESP_REM_ACCESS);
-	err = rmp_mr_copy(mr, out->va, (void *)payload, len, RMP_COPY_TO_MR,
-			  crc);
+	err = rmp_payload_to_mr(pl, mr, out->va, crc);
 	rmp_mr_put(mr);
 	return err ? rmp_responder_fails(qp, IB_WC_REM_ACCESS_ERR,
 					 RMP_RESP_REM_ACCESS) : RMP_RESP_OK;
@@ -683,7 +677,7 @@ rmp_responder_write(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
  */
 static enum rmp_resp_status
 rmp_responder_piece(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-		    const void *payload, const struct rmp_resp_out *out,
+		    const struct rmp_payload *pl, const struct rmp_resp_out *out,
 		    u32 flags)
 {
 	struct rmp_responder *rs = &qp->responder;
@@ -699,13 +693,13 @@ rmp_responder_piece(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 		wc_status = IB_WC_LOC_QP_OP_ERR;
 		st = RMP_RESP_REM_OP;
 	} else if (flags & RMP_OPF_WRITE) {
-		st = rmp_responder_write(qp, f, payload, out, flags, NULL);
+		st = rmp_responder_write(qp, f, pl, out, flags, NULL);
 		if (st == RMP_RESP_OK)
 			return st;
 		wc_status = IB_WC_REM_ACCESS_ERR;
 	} else {
-		st = rmp_responder_place(qp, &rs->peek, out->offset, payload,
-					 f->payload_len, NULL, &wc_status);
+		st = rmp_responder_place(qp, &rs->peek, out->offset, pl, NULL,
+					 &wc_status);
 		if (st == RMP_RESP_OK)
 			return st;
 	}
@@ -754,7 +748,7 @@ static enum rmp_resp_status rmp_responder_word(struct rmp_qp *qp, u32 rkey,
 /* Compare-and-swap, fetch-and-add or ATOMIC WRITE. */
 static enum rmp_resp_status rmp_responder_atomic(struct rmp_qp *qp,
 						 const struct rmp_hdr_fields *f,
-						 const void *payload,
+						 const struct rmp_payload *pl,
 						 u64 *orig)
 {
 	u64 value;
@@ -762,7 +756,7 @@ static enum rmp_resp_status rmp_responder_atomic(struct rmp_qp *qp,
 	switch (f->bth.opcode) {
 	case RMP_OP_RC_ATOMIC_WRITE:
 		/* The bytes land as they came, like a WRITE's payload. */
-		memcpy(&value, payload, sizeof(value));
+		memcpy(&value, rmp_payload_linear(pl), sizeof(value));
 		return rmp_responder_word(qp, f->reth.rkey, f->reth.va,
 					  IB_ACCESS_REMOTE_WRITE,
 					  RMP_ATOMIC_WRITE, 0, value, orig);
@@ -786,20 +780,20 @@ static enum rmp_resp_status rmp_responder_atomic(struct rmp_qp *qp,
  */
 static enum rmp_resp_status
 rmp_responder_execute(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-		      const void *payload, const struct rmp_resp_out *out,
+		      const struct rmp_payload *pl, const struct rmp_resp_out *out,
 		      u64 *orig, u32 *crc)
 {
 	u32 flags = rmp_opcode_info(f->bth.opcode)->flags;
 
 	if (flags & RMP_OPF_SPETH)
-		return rmp_responder_piece(qp, f, payload, out, flags);
+		return rmp_responder_piece(qp, f, pl, out, flags);
 	if (flags & RMP_OPF_SEND)
-		return rmp_responder_send(qp, f, payload, out, flags, crc);
+		return rmp_responder_send(qp, f, pl, out, flags, crc);
 	if (flags & RMP_OPF_WRITE)
-		return rmp_responder_write(qp, f, payload, out, flags, crc);
+		return rmp_responder_write(qp, f, pl, out, flags, crc);
 	if (flags & RMP_OPF_READ)
 		return rmp_responder_read(qp, f);
-	return rmp_responder_atomic(qp, f, payload, orig);
+	return rmp_responder_atomic(qp, f, pl, orig);
 }
 
 /*
@@ -914,13 +908,13 @@ static bool rmp_responder_checks_late(const struct rmp_responder *rs,
  * rmp_responder_request() - execute and answer an RC or UC request packet
  * @qp: the QP, its responder started
  * @f: the packet's headers
- * @payload: its payload, @f->payload_len bytes
+ * @pl: its payload
  * @unchecked: the packet, if its ICRC is still to be checked; else NULL
  * @sport: its UDP source port
  * @ce: it arrived CE marked
  */
 void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-			   const void *payload,
+			   const struct rmp_payload *pl,
 			   const struct sk_buff *unchecked, u16 sport, bool ce)
 {
 	struct rmp_responder *rs = &qp->responder;
@@ -955,8 +949,7 @@ void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
 	switch (out.verdict) {
 	case RMP_RESP_EXECUTE:
 		flags = rmp_opcode_info(f->bth.opcode)->flags;
-		status = rmp_responder_execute(qp, f, payload, &out, &orig,
-					       crc);
+		status = rmp_responder_execute(qp, f, pl, &out, &orig, crc);
 		/* Not all of the payload placed: its CRC is read apart. */
 		if (crc && rmp_recv_icrc(unchecked, status == RMP_RESP_OK ?
 						    crc : NULL)) {
@@ -1039,10 +1032,11 @@ void rmp_responder_ack_owed(struct rmp_qp *qp)
  * @qp: the QP, its responder started
  * @skb: the packet, for its IP header
  * @f: the packet's headers
- * @payload: its payload, @f->payload_len bytes
+ * @pl: its payload
  */
 void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
-		      const struct rmp_hdr_fields *f, const void *payload)
+		      const struct rmp_hdr_fields *f,
+		      const struct rmp_payload *pl)
 {
 	struct rmp_responder *rs = &qp->responder;
 	struct rmp_dev *dev = rmp_qp_dev(qp);
@@ -1082,9 +1076,8 @@ void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
 		wc.status = IB_WC_LOC_LEN_ERR;
 	else if (rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge, 0,
 				 grh, sizeof(grh), RMP_COPY_TO_MR, NULL) ||
-		 rmp_mr_copy_sgl(dev, qp->ibqp.pd, wqe->sge, wqe->num_sge,
-				 sizeof(grh), (void *)payload, f->payload_len,
-				 RMP_COPY_TO_MR, NULL))
+		 rmp_payload_to_sgl(pl, dev, qp->ibqp.pd, wqe->sge,
+				    wqe->num_sge, sizeof(grh), NULL))
 		wc.status = IB_WC_LOC_PROT_ERR;
 	if (f->bth.opcode == RMP_OP_UD_SEND_ONLY_IMM) {
 		wc.wc_flags |= IB_WC_WITH_IMM;

@@ -12,6 +12,7 @@
 #include "engine/rdpaths.h"
 #include "engine/resp.h"
 
+struct rmp_payload;
 struct rmp_qp;
 struct sk_buff;
 
@@ -91,10 +92,11 @@ int rmp_responder_start(struct rmp_qp *qp);
 int rmp_responder_alloc(struct rmp_qp *qp);
 void rmp_responder_free(struct rmp_qp *qp);
 void rmp_responder_request(struct rmp_qp *qp, const struct rmp_hdr_fields *f,
-			   const void *payload,
+			   const struct rmp_payload *pl,
 			   const struct sk_buff *unchecked, u16 sport, bool ce);
 void rmp_responder_ud(struct rmp_qp *qp, const struct sk_buff *skb,
-		      const struct rmp_hdr_fields *f, const void *payload);
+		      const struct rmp_hdr_fields *f,
+		      const struct rmp_payload *pl);
 bool rmp_responder_resume(struct rmp_qp *qp);
 void rmp_responder_ack_owed(struct rmp_qp *qp);
 void rmp_responder_flush(struct rmp_qp *qp);
@@ -103,6 +105,6 @@ void rmp_responder_arrived(struct rmp_qp *qp, u16 sport);
 u16 rmp_responder_reply_sport(const struct rmp_qp *qp, u32 n);
 void rmp_responder_read_report(struct rmp_qp *qp,
 			       const struct rmp_hdr_fields *f,
-			       const void *payload);
+			       const struct rmp_payload *pl);
 
 #endif /* RMP_RESPONDER_H */

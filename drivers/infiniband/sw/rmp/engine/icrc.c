@@ -227,6 +227,60 @@ static int rmp_icrc_pseudo_hdr(u8 *ph, const u8 *pkt, size_t len,
 }
 
 /*
+ * Start an ICRC: the CRC register over the masked LRH and the pseudo
+ * headers of @pkt (IP, UDP, BTH) into *@crc. Return: the bytes of @pkt
+ * they cover, or a negative errno.
+ */
+static int rmp_icrc_start(const u8 *pkt, size_t len, int ip_version,
+			  u32 *crc)
+{
+	static const u8 lrh_mask[8] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+	u8 ph[RMP_IPV4_HDR_MAX + RMP_UDP_HDR_LEN + sizeof(struct rmp_bth)];
+	int ph_len;
+
+	BUILD_BUG_ON(RMP_IPV6_HDR_LEN > RMP_IPV4_HDR_MAX);
+
+	ph_len = rmp_icrc_pseudo_hdr(ph, pkt, len, ip_version);
+	if (ph_len < 0)
+		return ph_len;
+	*crc = rmp_crc32(0xffffffff, lrh_mask, sizeof(lrh_mask));
+	*crc = rmp_crc32(*crc, ph, ph_len);
+	return ph_len;
+}
+
+/*
+ * Start an ICRC with the transport headers too: *@crc over the masked LRH,
+ * the pseudo headers of @pkt and the headers the BTH's opcode implies;
+ * *@pad the BTH's pad count. Return: where the payload starts, or a
+ * negative errno: that of rmp_icrc_pseudo_hdr(), or -EINVAL for an unknown
+ * opcode or headers and pad longer than the @len bytes of the packet.
+ */
+static long rmp_icrc_headers(const u8 *pkt, size_t len, int ip_version,
+			     u32 *crc, size_t *pad)
+{
+	const struct rmp_opcode_info *info;
+	const struct rmp_bth *bth;
+	size_t payload;
+	int ph_len;
+
+	ph_len = rmp_icrc_start(pkt, len, ip_version, crc);
+	if (ph_len < 0)
+		return ph_len;
+	bth = (const void *)(pkt + ph_len - sizeof(*bth));
+	info = rmp_opcode_info(rmp_bth_opcode(bth));
+	if (!info)
+		return -EINVAL;
+	*pad = rmp_bth_pad(bth);
+	payload = ph_len - sizeof(*bth) + info->hdr_len;
+	if (payload + *pad > len - RMP_ICRC_SIZE)
+		return -EINVAL;
+	*crc = rmp_crc32(*crc, pkt + ph_len, payload - ph_len);
+	return payload;
+}
+
+/*
  * The ICRC of @pkt (see rmp_icrc_compute()). With @payload_crc, the
  * payload (found from the BTH: after the opcode's headers, before the pad)
  * is not read: @payload_crc is its CRC register started from 0.
@@ -234,43 +288,54 @@ static int rmp_icrc_pseudo_hdr(u8 *ph, const u8 *pkt, size_t len,
 static int rmp_icrc_compute_with(const void *pkt, size_t len, int ip_version,
 				 const u32 *payload_crc, u32 *icrc)
 {
-	static const u8 lrh_mask[8] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-	};
-	u8 ph[RMP_IPV4_HDR_MAX + RMP_UDP_HDR_LEN + sizeof(struct rmp_bth)];
+	size_t end = len - RMP_ICRC_SIZE, pad;
 	const u8 *p = pkt;
-	size_t end, from;
-	int ph_len;
+	long payload;
 	u32 crc;
 
-	BUILD_BUG_ON(RMP_IPV6_HDR_LEN > RMP_IPV4_HDR_MAX);
-
-	ph_len = rmp_icrc_pseudo_hdr(ph, pkt, len, ip_version);
-	if (ph_len < 0)
-		return ph_len;
-	end = len - RMP_ICRC_SIZE;
-
-	crc = rmp_crc32(0xffffffff, lrh_mask, sizeof(lrh_mask));
-	crc = rmp_crc32(crc, ph, ph_len);
-	from = ph_len;
 	if (payload_crc) {
-		const struct rmp_bth *bth = (const void *)(p + ph_len -
-							   sizeof(*bth));
-		const struct rmp_opcode_info *info;
-		size_t payload, pad;
-
-		info = rmp_opcode_info(rmp_bth_opcode(bth));
-		pad = rmp_bth_pad(bth);
-		if (!info)
-			return -EINVAL;
-		payload = ph_len - sizeof(*bth) + info->hdr_len;
-		if (payload + pad > end)
-			return -EINVAL;
-		crc = rmp_crc32(crc, p + from, payload - from);
+		payload = rmp_icrc_headers(p, len, ip_version, &crc, &pad);
+		if (payload < 0)
+			return payload;
 		crc = rmp_crc32_advance(crc, end - pad - payload) ^ *payload_crc;
-		from = end - pad;
+		crc = rmp_crc32(crc, p + end - pad, pad);
+	} else {
+		payload = rmp_icrc_start(p, len, ip_version, &crc);
+		if (payload < 0)
+			return payload;
+		crc = rmp_crc32(crc, p + payload, end - payload);
 	}
-	crc = rmp_crc32(crc, p + from, end - from);
+	*icrc = ~crc;
+	return 0;
+}
+
+/**
+ * rmp_icrc_compute_split() - compute the ICRC of a packet held in pieces
+ * @hdrs: the packet from the IP header through the opcode's transport
+ *	headers, in one piece
+ * @len: bytes of the whole packet, from the IP header through the ICRC
+ * @ip_version: 4 or 6
+ * @tail_crc: the CRC register, started from 0, over the bytes between the
+ *	transport headers and the ICRC (payload and pad), read where they are
+ * @icrc: where to store the ICRC, as a host-order value
+ *
+ * For a packet whose payload is not next to its headers in memory (page
+ * fragments of an skb).
+ *
+ * Return: 0, or an error of rmp_icrc_compute(); -EINVAL as well for an
+ * unknown opcode or transport headers and pad longer than the packet.
+ */
+int rmp_icrc_compute_split(const void *hdrs, size_t len, int ip_version,
+			   u32 tail_crc, u32 *icrc)
+{
+	long payload;
+	size_t pad;
+	u32 crc;
+
+	payload = rmp_icrc_headers(hdrs, len, ip_version, &crc, &pad);
+	if (payload < 0)
+		return payload;
+	crc = rmp_crc32_advance(crc, len - RMP_ICRC_SIZE - payload) ^ tail_crc;
 	*icrc = ~crc;
 	return 0;
 }

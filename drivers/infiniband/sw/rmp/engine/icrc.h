@@ -29,6 +29,8 @@ u32 rmp_crc32_advance(u32 crc, size_t len);
 void rmp_icrc_set_crc32(rmp_crc32_fn fn);
 
 int rmp_icrc_compute(const void *pkt, size_t len, int ip_version, u32 *icrc);
+int rmp_icrc_compute_split(const void *hdrs, size_t len, int ip_version,
+			   u32 tail_crc, u32 *icrc);
 int rmp_icrc_generate(void *pkt, size_t len, int ip_version,
 		      const u32 *payload_crc);
 int rmp_icrc_verify(const void *pkt, size_t len, int ip_version,

@@ -591,6 +591,59 @@ static void rmp_icrc_generate__payload_crc_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(pkt, orig, len), 0);
 }
 
+/*
+ * A packet in pieces (headers apart from payload and pad): the ICRC from
+ * its headers and the CRC of the rest equals the whole packet's, whatever
+ * the pad; it moves with a header byte or with the rest's CRC. The bytes
+ * after the headers are spoiled to show they are not read. Headers longer
+ * than the packet and unknown opcodes are refused.
+ */
+static void rmp_icrc_compute_split__equals_whole(struct kunit *test)
+{
+	u8 pkt[200], hdrs[200];
+	u32 payload, whole, split, tail;
+	size_t len, hdr;
+	int v;
+
+	for (v = 4; v <= 6; v += 2) {
+		for (payload = 0; payload <= 33; payload++) {
+			len = build_pkt(pkt, v, RMP_OP_RC_SEND_ONLY, payload);
+			KUNIT_ASSERT_GT(test, len, (size_t)0);
+			hdr = (v == 4 ? IPV4_LEN : IPV6_LEN) + UDP_LEN +
+			      rmp_opcode_info(RMP_OP_RC_SEND_ONLY)->hdr_len;
+			KUNIT_ASSERT_EQ(test, rmp_icrc_compute(pkt, len, v,
+							       &whole), 0);
+			tail = rmp_crc32_le(0, pkt + hdr, len - 4 - hdr);
+			memcpy(hdrs, pkt, hdr);
+			memset(hdrs + hdr, 0x5c, len - hdr);
+			KUNIT_ASSERT_EQ(test,
+					rmp_icrc_compute_split(hdrs, len, v,
+							       tail, &split),
+					0);
+			KUNIT_EXPECT_EQ_MSG(test, split, whole,
+					    "v%d payload %u", v, payload);
+			KUNIT_ASSERT_EQ(test,
+					rmp_icrc_compute_split(hdrs, len, v,
+							       tail ^ 1,
+							       &split), 0);
+			KUNIT_EXPECT_NE(test, split, whole);
+			hdrs[hdr - 1] ^= 0x10;
+			KUNIT_ASSERT_EQ(test,
+					rmp_icrc_compute_split(hdrs, len, v,
+							       tail, &split),
+					0);
+			KUNIT_EXPECT_NE(test, split, whole);
+		}
+	}
+	len = build_pkt(pkt, 4, RMP_OP_RC_WRITE_ONLY, 0);
+	KUNIT_ASSERT_GT(test, len, (size_t)0);
+	KUNIT_EXPECT_EQ(test, rmp_icrc_compute_split(pkt, len - 4, 4, 0,
+						     &split), -EINVAL);
+	pkt[IPV4_LEN + UDP_LEN] = 0x1f;
+	KUNIT_EXPECT_EQ(test, rmp_icrc_compute_split(pkt, len, 4, 0, &split),
+			-EINVAL);
+}
+
 static unsigned int hook_calls;
 
 static u32 counting_crc32(u32 crc, const u8 *buf, size_t len)
@@ -654,6 +707,7 @@ static struct kunit_case rmp_icrc_cases[] = {
 	KUNIT_CASE(rmp_icrc_compute__ipv4_options_covered),
 	KUNIT_CASE(rmp_icrc_generate__payload_crc),
 	KUNIT_CASE(rmp_icrc_generate__payload_crc_refused),
+	KUNIT_CASE(rmp_icrc_compute_split__equals_whole),
 	KUNIT_CASE(rmp_icrc_set_crc32__hook),
 	{}
 };

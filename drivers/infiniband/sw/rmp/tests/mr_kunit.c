@@ -10,6 +10,7 @@
 
 #include "../rmp_mr.c"
 #include "../rmp_mw.c"
+#include "../rmp_payload.c"
 
 #define ALL_ACCESS (IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ | \
 		    IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC | \
@@ -430,6 +431,168 @@ static void rmp_get_dma_mr__kernel_va(struct kunit *test)
 			-EINVAL);
 }
 
+/* Three single pages of a pattern, a user MR over them from offset 100. */
+struct user_mr {
+	struct page *page[3];
+	struct rmp_mr mr;
+	u8 *want;		/* the region's bytes, in order */
+};
+
+#define USER_IOVA 0x7f0000001064ULL
+#define USER_LEN (3 * PAGE_SIZE - 100)
+
+static void user_mr_init(struct kunit *test, struct user_mr *u)
+{
+	size_t i, j;
+
+	u->want = kunit_kmalloc(test, USER_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, u->want);
+	for (i = 0; i < 3; i++) {
+		u->page[i] = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, u->page[i]);
+		for (j = 0; j < PAGE_SIZE; j++)
+			((u8 *)page_address(u->page[i]))[j] = i * 31 + j * 3;
+	}
+	for (i = 0; i < USER_LEN; i++)
+		u->want[i] = ((u8 *)page_address(u->page[(i + 100) /
+							 PAGE_SIZE]))
+			     [(i + 100) % PAGE_SIZE];
+	u->mr = (struct rmp_mr) {
+		.kind = RMP_MR_USER,
+		.iova = USER_IOVA,
+		.length = USER_LEN,
+		.page_shift = PAGE_SHIFT,
+		.page_offset = 100,
+		.npages = 3,
+		.pages = u->page,
+	};
+	spin_lock_init(&u->mr.lock);
+}
+
+static void user_mr_exit(struct user_mr *u)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		__free_page(u->page[i]);
+}
+
+/*
+ * Attaching a user region's bytes: one fragment per page crossed, each
+ * holding a page reference until the packet goes, the bytes and their CRC
+ * the region's; out of the region refused; memory that is not user pages,
+ * or more pieces than fragments, left to the copy (-EOPNOTSUPP).
+ */
+static void rmp_mr_attach__user_pages(struct kunit *test)
+{
+	struct mr_env *env = test->priv;
+	u32 len = 2 * PAGE_SIZE, crc = 0;
+	struct user_mr u;
+	struct sk_buff *skb;
+	int refs, i;
+	u8 *out;
+
+	user_mr_init(test, &u);
+	out = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	skb = alloc_skb(64, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put(skb, 16);
+	refs = page_ref_count(u.page[1]);
+
+	KUNIT_EXPECT_EQ(test, rmp_mr_attach(&u.mr, USER_IOVA + 50, len, skb,
+					    &crc), 0);
+	KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->nr_frags, 3);
+	KUNIT_EXPECT_EQ(test, skb->len, 16 + len);
+	KUNIT_EXPECT_EQ(test, skb->data_len, len);
+	KUNIT_EXPECT_EQ(test, page_ref_count(u.page[1]), refs + 1);
+	KUNIT_EXPECT_TRUE(test, skb_shinfo(skb)->flags & SKBFL_SHARED_FRAG);
+	KUNIT_ASSERT_EQ(test, skb_copy_bits(skb, 16, out, len), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(out, u.want + 50, len), 0);
+	KUNIT_EXPECT_EQ(test, crc, rmp_crc32_le(0, u.want + 50, len));
+	/* The walk back over the fragments finds the same bytes. */
+	KUNIT_EXPECT_EQ(test, rmp_skb_crc32(skb, 16, len, 0), crc);
+
+	KUNIT_EXPECT_EQ(test, rmp_mr_attach(&u.mr, USER_IOVA + 1, USER_LEN,
+					    skb, NULL), -ERANGE);
+	reg(test, ALL_ACCESS);
+	KUNIT_EXPECT_EQ(test, rmp_mr_attach(env->mr, va(env, 0), 8, skb, NULL),
+			-EOPNOTSUPP);
+	for (i = skb_shinfo(skb)->nr_frags; i < MAX_SKB_FRAGS - 1; i++)
+		KUNIT_ASSERT_EQ(test, rmp_mr_attach(&u.mr, USER_IOVA + i, 1,
+						    skb, NULL), 0);
+	KUNIT_EXPECT_EQ(test, rmp_mr_attach(&u.mr, USER_IOVA, 1, skb, NULL),
+			-EOPNOTSUPP);
+	kfree_skb(skb);
+	KUNIT_EXPECT_EQ(test, page_ref_count(u.page[1]), refs);
+	user_mr_exit(&u);
+}
+
+/*
+ * A received payload partly behind the headers and partly in two page
+ * fragments: placed whole in a region and across an SGE list, the CRC
+ * taken on the way the same as over the bytes in order.
+ */
+static void rmp_payload__placed_from_fragments(struct kunit *test)
+{
+	struct mr_env *env = test->priv;
+	u32 want_len = 60 + PAGE_SIZE + 500, crc = 0, key, i;
+	struct rmp_payload pl;
+	struct rxe_sge sge[2];
+	struct sk_buff *skb;
+	struct page *page;
+	u8 *want, *lin;
+
+	want = kunit_kmalloc(test, want_len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	skb = alloc_skb(128, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	lin = skb_put(skb, 100);
+	for (i = 0; i < 100; i++)
+		lin[i] = 200 + i;
+	for (i = 0; i < 2; i++) {
+		page = alloc_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, page);
+		memset(page_address(page), 0x11 * (i + 1), PAGE_SIZE);
+		skb_add_rx_frag(skb, i, page, 8, PAGE_SIZE - 8, PAGE_SIZE);
+	}
+	memcpy(want, lin + 40, 60);
+	memset(want + 60, 0x11, PAGE_SIZE - 8);
+	memset(want + 60 + PAGE_SIZE - 8, 0x22, 508);
+	pl = (struct rmp_payload) { .skb = skb, .off = 40, .len = want_len };
+	KUNIT_EXPECT_NULL(test, rmp_payload_linear(&pl));
+
+	key = reg(test, ALL_ACCESS);
+	KUNIT_EXPECT_EQ(test, rmp_payload_to_mr(&pl, env->mr, va(env, 7),
+						&crc), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(env->mem + OFF + 7, want, want_len), 0);
+	KUNIT_EXPECT_EQ(test, crc, rmp_crc32_le(0, want, want_len));
+	KUNIT_EXPECT_EQ(test, rmp_skb_crc32(skb, 40, want_len, 0), crc);
+
+	/* Into two SGEs, 10 bytes into the list. */
+	memset(env->mem, 0, 4 * PAGE_SIZE);
+	sge[0] = (struct rxe_sge) { .addr = va(env, 0), .length = 1000,
+				    .lkey = key };
+	sge[1] = (struct rxe_sge) { .addr = va(env, 3000),
+				    .length = LEN - 3000, .lkey = key };
+	crc = 0;
+	KUNIT_EXPECT_EQ(test, rmp_payload_to_sgl(&pl, env->dev, &env->pd, sge,
+						 2, 10, &crc), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(env->mem + OFF + 10, want, 990), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(env->mem + OFF + 3000, want + 990,
+				     want_len - 990), 0);
+	KUNIT_EXPECT_EQ(test, crc, rmp_crc32_le(0, want, want_len));
+	/* Longer than the list: refused. */
+	sge[1].length = 100;
+	KUNIT_EXPECT_EQ(test, rmp_payload_to_sgl(&pl, env->dev, &env->pd, sge,
+						 2, 10, NULL), -ERANGE);
+	/* A linear payload is seen as one. */
+	pl = (struct rmp_payload) { .skb = skb, .off = 40, .len = 60 };
+	KUNIT_EXPECT_PTR_EQ(test, rmp_payload_linear(&pl),
+			    (const void *)(lin + 40));
+	kfree_skb(skb);
+}
+
 static struct kunit_case rmp_mr_cases[] = {
 	KUNIT_CASE(rmp_mr_fast_reg__lifecycle),
 	KUNIT_CASE(rmp_mr_copy__stays_in_region),
@@ -437,6 +600,8 @@ static struct kunit_case rmp_mr_cases[] = {
 	KUNIT_CASE(rmp_mw_bind__type2),
 	KUNIT_CASE(rmp_mw_bind__type1),
 	KUNIT_CASE(rmp_get_dma_mr__kernel_va),
+	KUNIT_CASE(rmp_mr_attach__user_pages),
+	KUNIT_CASE(rmp_payload__placed_from_fragments),
 	{}
 };
 
