@@ -25,7 +25,8 @@
 # FABRIC_KNOBS other knobs, "NAME=VALUE ...". FABRIC_CASES picks the
 # cases, any of "one many delay blackhole failover interop" (default all).
 # FABRIC_OP is the operation the flows of perftest carry: write (the
-# default, ib_write_bw) or send (ib_send_bw).
+# default, ib_write_bw) or send (ib_send_bw). FABRIC_ONE_PATH_TIMEOUT is
+# the local ACK timeout code of the one-path QP (default 16, 268 ms).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=SCRIPTDIR/../lib/tap.sh
@@ -62,6 +63,7 @@ capacity=$((spines * ${rate%mbit}))
 limit=$((seconds + 60))
 cases=${FABRIC_CASES:-one many delay blackhole failover interop}
 op=${FABRIC_OP:-write}
+one_path_timeout=${FABRIC_ONE_PATH_TIMEOUT:-16}
 case $op in
 write | send) ;;
 *) echo "FABRIC_OP: write or send" >&2; exit 2 ;;
@@ -138,20 +140,22 @@ window() {
 # (k = 1..N), 64 KiB WRITEs (SENDs) for $seconds s; once every client started, DURING PREFIX
 # (default window) takes the acknowledged packets PREFIX.acked.0 and .1.
 # The clients, which poll their CQs without rest, run at the lowest
-# priority, as in the incast suite.
+# priority, as in the incast suite. QP_TIMEOUT, if set, is the QPs' local
+# ACK timeout (perftest's -u, an IB timeout code; default 14, 67 ms).
 # Sets MBPS[k] (goodputs), AGGREGATE, FLOW_MIN, FLOW_MAX (Mbit/s), FAIR
 # (slowest / fastest), SPINES_USED (spines that carried at least a tenth
 # of the bytes), SPRAYED and RESENT (the senders' packets sprayed and
-# sent again) and REPORT (one line); fails, saying why (with what
+# sent again), TIMEOUTS (their ACK timeouts) and REPORT (one line); fails, saying why (with what
 # run_pair said of each pair that failed), unless every pair ended well
 # with a goodput. The report also counts the senders'
 # QPs that found their peer agreed to the extensions, and standard.
 flows() {
 	local n=$1 during=${3:-window} k o=$work/flows$port total=0 shares=''
-	local why='' failed='' sprayed0 resent0 agreed0 standard0
+	local why='' failed='' sprayed0 resent0 timeouts0 agreed0 standard0
 	local -a before=() bytes=() pid=() clients=()
 	sprayed0=$(counters_sum tx_sprayed "$n")
 	resent0=$(counters_sum tx_retransmits "$n")
+	timeouts0=$(counters_sum ack_timeouts "$n")
 	agreed0=$(counters_sum ext_agreed "$n")
 	standard0=$(counters_sum ext_standard "$n")
 	for k in $(seq 1 "$spines"); do
@@ -164,8 +168,10 @@ flows() {
 		run_pair "$limit" "$o.s$k" "r$k" "tcp:$((port + k))" "s$k" \
 			-- "ib_${op}_bw" -d "rmp_r$k" -x "${gid[r$k]}" \
 			-p $((port + k)) -F -s 65536 -D "$seconds" \
+			${QP_TIMEOUT:+-u "$QP_TIMEOUT"} \
 			-- nice -n 19 "ib_${op}_bw" -d "rmp_s$k" -x "${gid[s$k]}" \
 			-p $((port + k)) -F -s 65536 -D "$seconds" "10.2.$k.2" \
+			${QP_TIMEOUT:+-u "$QP_TIMEOUT"} \
 			>"$o.s$k.why" &
 		pid[k]=$!
 	done
@@ -195,14 +201,16 @@ flows() {
 	done
 	SPRAYED=$(($(counters_sum tx_sprayed "$n") - sprayed0))
 	RESENT=$(($(counters_sum tx_retransmits "$n") - resent0))
+	TIMEOUTS=$(($(counters_sum ack_timeouts "$n") - timeouts0))
 	read -r AGGREGATE FLOW_MIN FLOW_MAX FAIR <<<"$(printf '%s\n' "${MBPS[@]}" |
 		awk 'NR == 1 { lo = hi = $1 } { s += $1; if ($1 < lo) lo = $1
 			if ($1 > hi) hi = $1 }
 			END { printf "%.2f %.2f %.2f %.3f", s, lo, hi, hi ? lo / hi : 0 }')"
-	REPORT=$(printf '%s: %s Mbit/s of %s (%s), flows %s to %s (started within %s s), spine shares%s, %s sprayed, %s resent, ext %s agreed %s standard' \
+	REPORT=$(printf '%s: %s Mbit/s of %s (%s), flows %s to %s (started within %s s), spine shares%s, %s sprayed, %s resent, %s ACK timeouts, ext %s agreed %s standard' \
 		"$2" "$AGGREGATE" "$capacity" \
 		"$(share "$AGGREGATE")" \
 		"$FLOW_MIN" "$FLOW_MAX" "${SKEW:-?}" "$shares" "$SPRAYED" "$RESENT" \
+		"$TIMEOUTS" \
 		$(($(counters_sum ext_agreed "$n") - agreed0)) \
 		$(($(counters_sum ext_standard "$n") - standard0)))
 	[ -z "$why" ] || {
@@ -414,7 +422,15 @@ if wanted one; then
 	# One QP.
 	check "link_rate $capacity on every device" knob link_rate "$capacity"
 	check "paths 1" knob paths 1
-	check_here "one QP, one path" flows 1 "one QP, paths=1"
+	# A QP on one path times its ACKs with its local ACK timeout alone
+	# (on several, the timer waits as long as the paths' round trips).
+	# At perftest's 67 ms, with the spine's queue adding up to 50 ms to
+	# a round trip, it fired 90 times in 12 s (1302 packets resent, in a
+	# run of December 2026), and twice in a dozen runs the QP ran out of
+	# retries. 268 ms, as a fabric with deep queues would set it.
+	QP_TIMEOUT=$one_path_timeout \
+		check_here "one QP, one path (ACK timeout code $one_path_timeout)" \
+		flows 1 "one QP, paths=1"
 	report
 	one=${AGGREGATE:-0}
 	check "paths 8" knob paths 8
@@ -464,12 +480,14 @@ if wanted many; then
 	check "link_rate $((capacity / hosts)) on every device" \
 		knob link_rate $((capacity / hosts))
 	# paths=1 is the baseline, a figure only: one run of it.
+	# paths=1 with the one-path ACK timeout (see the one-QP case).
 	for p in 1 8; do
 		check "paths $p" knob paths "$p"
-		n=$runs
-		[ "$p" = 8 ] || n=1
+		n=$runs timeout=
+		[ "$p" = 8 ] || n=1 timeout=$one_path_timeout
 		for r in $(seq 1 "$n"); do
-			check_here "$hosts QPs at once, paths=$p, run $r" \
+			QP_TIMEOUT=$timeout \
+				check_here "$hosts QPs at once, paths=$p, run $r" \
 				flows "$hosts" "$hosts QPs, paths=$p run $r"
 			report
 			[ "$p" = 8 ] || continue
