@@ -103,8 +103,7 @@ static int rmp_pkt_close(struct sk_buff *skb, u8 pad, u32 *crc)
 	struct page *page;
 	void *tail;
 
-	if (skb_shinfo(skb)->nr_frags >= MAX_SKB_FRAGS)
-		return -EOPNOTSUPP;
+	/* rmp_mr_attach() left this fragment free. */
 	tail = netdev_alloc_frag(n);
 	if (!tail)
 		return -ENOMEM;
