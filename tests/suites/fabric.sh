@@ -422,12 +422,13 @@ if wanted one; then
 	# One QP.
 	check "link_rate $capacity on every device" knob link_rate "$capacity"
 	check "paths 1" knob paths 1
-	# A QP on one path times its ACKs with its local ACK timeout alone
-	# (on several, the timer waits as long as the paths' round trips).
-	# At perftest's 67 ms, with the spine's queue adding up to 50 ms to
-	# a round trip, it fired 90 times in 12 s (1302 packets resent, in a
-	# run of December 2026), and twice in a dozen runs the QP ran out of
-	# retries. 268 ms, as a fabric with deep queues would set it.
+	# A QP on one path loses the tail of what its credit let out on a
+	# spine a quarter as fast as the credit (RED drops), and with nothing
+	# after the loss to show it, only its ACK timer repairs it; the
+	# go-back's burst loses the next tail. At perftest's 67 ms (the timer
+	# follows the round trips, 15-45 ms here) it fired 59 to 90 times in
+	# 12 s, and twice in a dozen runs the QP ran out of retries. 268 ms,
+	# as a fabric with deep queues would set it: 4 times.
 	QP_TIMEOUT=$one_path_timeout \
 		check_here "one QP, one path (ACK timeout code $one_path_timeout)" \
 		flows 1 "one QP, paths=1"

@@ -408,7 +408,7 @@ static int rmp_nl_sink_path(struct rmp_qp_sink *s, u32 idx,
 	    nla_put_u16(msg, RMP_PATH_A_SPORT, p->sport) ||
 	    nla_put_u8(msg, RMP_PATH_A_LIVE, live) ||
 	    nla_put_u32(msg, RMP_PATH_A_INFLIGHT, p->inflight) ||
-	    nla_put_u32(msg, RMP_PATH_A_SRTT_NS, p->srtt_ns) ||
+	    nla_put_u32(msg, RMP_PATH_A_SRTT_NS, p->rtt.srtt_ns) ||
 	    nla_put_u32(msg, RMP_PATH_A_ECN_SHARE, p->ecn) ||
 	    nla_put_u64_64bit(msg, RMP_PATH_A_SENT, st->sent,
 			      RMP_PATH_A_PAD) ||

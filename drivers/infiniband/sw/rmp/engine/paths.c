@@ -150,8 +150,7 @@ static void rmp_paths_take_port(struct rmp_path *p, u16 sport, u64 now)
 	p->entropy_ns = now;
 	p->failed_probes = 0;
 	p->losses = 0;
-	p->srtt_ns = 0;
-	p->rttvar_ns = 0;
+	p->rtt = (struct rmp_rtt){ 0 };
 	p->ecn = 0;
 	p->hot = 0;
 	p->tried_from = 0;
@@ -245,7 +244,7 @@ u32 rmp_paths_nth_live(const struct rmp_paths *ps, u32 n)
  * up for a loss (the requester's ACK timer, a probe's wait) run this long
  * if it is longer than their own time.
  *
- * Return: the largest rmp_path_rto() of a live path, or @least if larger
+ * Return: the largest rmp_rtt_rto() of a live path, or @least if larger
  * (ns).
  */
 u64 rmp_paths_wait(const struct rmp_paths *ps, u64 least)
@@ -254,8 +253,9 @@ u64 rmp_paths_wait(const struct rmp_paths *ps, u64 least)
 	u32 i;
 
 	for (i = 0; i < ps->cfg.npaths; i++)
-		if (rmp_paths_live(ps, i) && rmp_path_rto(&ps->path[i]) > wait)
-			wait = rmp_path_rto(&ps->path[i]);
+		if (rmp_paths_live(ps, i) &&
+		    rmp_rtt_rto(&ps->path[i].rtt) > wait)
+			wait = rmp_rtt_rto(&ps->path[i].rtt);
 	return wait;
 }
 
@@ -395,7 +395,6 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 			 u64 rtt_ns, bool ecn)
 {
 	struct rmp_path *p = &ps->path[idx];
-	u32 rtt = rtt_ns > U32_MAX ? U32_MAX : rtt_ns;
 	s32 mark = ecn ? RMP_PATHS_ONE : 0;
 
 	rmp_paths_resolved(p);
@@ -414,14 +413,7 @@ void rmp_paths_delivered(struct rmp_paths *ps, u32 idx, u32 bytes, u64 now,
 	p->epoch_marked += ecn;
 	ps->epoch_delivered++;
 	p->ecn += (mark - (s32)p->ecn) / 8;
-	if (!p->srtt_ns) {
-		p->srtt_ns = rtt;
-		p->rttvar_ns = rtt / 2;
-	} else {
-		p->rttvar_ns += ((rtt > p->srtt_ns ? rtt - p->srtt_ns :
-				  p->srtt_ns - rtt) / 4) - p->rttvar_ns / 4;
-		p->srtt_ns += rtt / 8 - p->srtt_ns / 8;
-	}
+	rmp_rtt_sample(&p->rtt, rtt_ns);
 	rmp_paths_revive(ps, idx);
 }
 
@@ -549,7 +541,7 @@ void rmp_paths_home_delivered(struct rmp_paths *ps, u32 idx, u64 sent_ns,
 
 	if (!p->home_sport || sent_ns < p->home_since_ns)
 		return;
-	if (p->srtt_ns && 2 * (now - sent_ns) > p->srtt_ns) {
+	if (p->rtt.srtt_ns && 2 * (now - sent_ns) > p->rtt.srtt_ns) {
 		rmp_paths_home_lost(ps, idx, sent_ns);
 		return;
 	}
@@ -598,7 +590,7 @@ static bool rmp_paths_silent(const struct rmp_paths *ps,
 static u64 rmp_paths_dies_at(const struct rmp_paths *ps,
 			     const struct rmp_path *p)
 {
-	u64 wait = rmp_path_rto(p);
+	u64 wait = rmp_rtt_rto(&p->rtt);
 
 	if (wait < ps->cfg.dead_after_ns)
 		wait = ps->cfg.dead_after_ns;
@@ -613,9 +605,9 @@ static u32 rmp_paths_best_srtt(const struct rmp_paths *ps)
 
 	for (i = 0; i < ps->cfg.npaths; i++) {
 		p = &ps->path[i];
-		if (rmp_paths_live(ps, i) && p->srtt_ns &&
-		    (!srtt || p->srtt_ns < srtt))
-			srtt = p->srtt_ns;
+		if (rmp_paths_live(ps, i) && p->rtt.srtt_ns &&
+		    (!srtt || p->rtt.srtt_ns < srtt))
+			srtt = p->rtt.srtt_ns;
 	}
 	return srtt;
 }
@@ -637,7 +629,7 @@ static bool rmp_paths_hot(const struct rmp_path *p, u32 delivered,
 {
 	u64 mine, rest;
 
-	if (best_srtt && p->srtt_ns / RMP_PATHS_RTT_BAD > best_srtt)
+	if (best_srtt && p->rtt.srtt_ns / RMP_PATHS_RTT_BAD > best_srtt)
 		return true;
 	if (!p->epoch_delivered || delivered == p->epoch_delivered)
 		return false;
@@ -658,7 +650,8 @@ static bool rmp_paths_hotter(const struct rmp_path *p,
 		return true;
 	mine = (u64)p->epoch_marked * than->epoch_delivered;
 	theirs = (u64)than->epoch_marked * p->epoch_delivered;
-	return mine > theirs || (mine == theirs && p->srtt_ns > than->srtt_ns);
+	return mine > theirs ||
+	       (mine == theirs && p->rtt.srtt_ns > than->rtt.srtt_ns);
 }
 
 /*
@@ -813,8 +806,8 @@ static u32 rmp_paths_weight(const struct rmp_path *p, u32 best_srtt)
 	u64 w = (u64)RMP_PATHS_WEIGHT_MAX * (RMP_PATHS_ONE - p->ecn) /
 		RMP_PATHS_ONE;
 
-	if (best_srtt && p->srtt_ns > best_srtt)
-		w = w * best_srtt / p->srtt_ns;
+	if (best_srtt && p->rtt.srtt_ns > best_srtt)
+		w = w * best_srtt / p->rtt.srtt_ns;
 	return w ? w : 1;
 }
 

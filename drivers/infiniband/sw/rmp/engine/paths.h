@@ -7,6 +7,7 @@
 #define RMP_ENGINE_PATHS_H
 
 #include "compat.h"
+#include "rtt.h"
 
 /* Paths per QP, at most. */
 #define RMP_PATHS_MAX			64
@@ -94,9 +95,7 @@ struct rmp_path_stats {
  * @failed_probes: probes lost in a row since it died or its entropy was
  *	last replaced
  * @inflight: packets sent on it that are neither delivered nor lost
- * @srtt_ns: smoothed round-trip time, 0 before the first sample
- * @ecn: smoothed fraction of deliveries ECN marked, in
- *	1/%RMP_PATHS_ONE
+ * @rtt: its round trips, from packets sent once
  * @stalled_since: when it last went from nothing in flight to something,
  *	or last delivered with packets still in flight: the start of the
  *	silence rmp_paths_tick() measures, once another path delivered a
@@ -111,8 +110,8 @@ struct rmp_path_stats {
  * @home_failed: probes of @home_sport lost since it became the home
  * @home_sport: the port its probes gave up for a fresh one (0: none),
  *	probed now and then to come back to (%RMP_PATHS_HOME_EVERY)
- * @rttvar_ns: smoothed mean deviation of the round-trip time from
- *	@srtt_ns
+ * @ecn: smoothed fraction of deliveries ECN marked, in
+ *	1/%RMP_PATHS_ONE
  * @home_since_ns: when @home_sport was left: a probe of it sent before
  *	says nothing
  * @home_probe_ns: when @home_sport is probed next
@@ -128,8 +127,7 @@ struct rmp_path {
 	u8 losses;
 	u8 failed_probes;
 	u32 inflight;
-	u32 srtt_ns;
-	u32 ecn;
+	struct rmp_rtt rtt;
 	u64 stalled_since;
 	u64 next_probe_ns;
 	u64 entropy_ns;
@@ -138,7 +136,7 @@ struct rmp_path {
 	u8 hot;
 	u8 home_failed;
 	u16 home_sport;
-	u32 rttvar_ns;
+	u32 ecn;
 	u64 home_since_ns;
 	u64 home_probe_ns;
 	u16 tried_from;
@@ -155,7 +153,7 @@ struct rmp_path {
  * @seed: seeds the entropy of the other paths and of replacements (the
  *	QPN is a good one: QPs then spread differently)
  * @dead_after_ns: a live path with packets in flight and no delivery for
- *	this long, or for rmp_path_rto() if longer, is dead
+ *	this long, or for rmp_rtt_rto() of its estimate if longer, is dead
  * @probe_every_ns: a dead path is probed this often; a probe is lost
  *	after as long, or longer if rmp_paths_wait() says so
  * @flowlet_gap_ns: the gap that ends a flowlet (%RMP_SPRAY_FLOWLET)
@@ -214,18 +212,6 @@ struct rmp_paths {
 	u32 weight[RMP_PATHS_MAX];
 	struct rmp_path path[RMP_PATHS_MAX];
 };
-
-/**
- * rmp_path_rto() - the longest round trip a path's estimates explain
- * @p: the path
- *
- * Return: its smoothed RTT plus four mean deviations (ns), 0 before its
- * first sample.
- */
-static inline u64 rmp_path_rto(const struct rmp_path *p)
-{
-	return p->srtt_ns + 4ULL * p->rttvar_ns;
-}
 
 /**
  * rmp_paths_live() - whether a path carries traffic

@@ -167,14 +167,36 @@ u64 rmp_req_timeout_ns(u8 code)
 
 /*
  * How long the ACK timer runs once started: the QP's local ACK timeout,
- * which is the least the requester waits, or with multipath longer while
- * the live paths' round trips are: a queue building up on the routes (the
- * capacity left after a link failed) is not the loss of all in flight.
+ * which is the least the requester waits, or longer while the round trips
+ * are (the live paths' with multipath, the QP's own on one path): a queue
+ * building up on the route (a congested link, the capacity left after a
+ * link failed) is not the loss of all in flight.
  */
 static u64 rmp_req_ack_wait(const struct rmp_req *r)
 {
-	return r->paths ? rmp_paths_wait(r->paths, r->timeout_ns) :
-			  r->timeout_ns;
+	u64 rto;
+
+	if (r->paths)
+		return rmp_paths_wait(r->paths, r->timeout_ns);
+	rto = rmp_rtt_rto(&r->rtt);
+	return rto > r->timeout_ns ? rto : r->timeout_ns;
+}
+
+/*
+ * Single path: time a packet sent for the first time that asks for its
+ * ACK, if none is being timed; rmp_req_progress() takes the sample once
+ * una passes it, a go-back forgets it (Karn: an ACK after a resend does
+ * not say which transmission it answers).
+ */
+static void rmp_req_time(struct rmp_req *r, const struct rmp_req_pkt *pkt,
+			 u64 now)
+{
+	if (r->paths || r->timing || pkt->retry || !pkt->ackreq ||
+	    r->qpt != RMP_QPT_RC)
+		return;
+	r->timing = true;
+	r->timed_psn = pkt->psn;
+	r->timed_at = now;
 }
 
 /**
@@ -519,6 +541,7 @@ static unsigned int rmp_req_go_back(struct rmp_req *r)
 	r->rd_atomic = 0;
 	r->since_ackreq = 0;
 	r->recovering = true;
+	r->timing = false;
 	r->deadline = 0;
 	/* Every missing READ response is asked for again anyway. */
 	r->rd_fix = r->rd_fix_end;
@@ -659,6 +682,10 @@ static unsigned int rmp_req_progress(struct rmp_req *r, u64 now, u32 from)
 	if (r->rd_spray) {
 		ev = rmp_req_rd_settle(r);
 		rmp_req_rd_follow(r, now);
+	}
+	if (r->timing && rmp_psn_after(r->una, r->timed_psn)) {
+		rmp_rtt_sample(&r->rtt, now - r->timed_at);
+		r->timing = false;
 	}
 	if (r->paths) {
 		rmp_sb_acked(r->sb, r->paths, from, r->una, now);
@@ -1804,6 +1831,8 @@ int rmp_req_next(struct rmp_req *r, u64 now, struct rmp_req_pkt *pkt)
 		rmp_req_keep_timer(r, now);
 		return err;
 	}
+	if (pkt->kind != RMP_REQ_LOCAL)
+		rmp_req_time(r, pkt, now);
 	pkt->unsched = r->credit && !pkt->retry &&
 		       pkt->kind != RMP_REQ_LOCAL &&
 		       rmp_credit_tx_unscheduled(r->credit, pkt->psn);

@@ -13,6 +13,7 @@
 #include "dcqcn.h"
 #include "scoreboard.h"
 #include "rxwin.h"
+#include "rtt.h"
 
 /**
  * DOC: requester calling protocol
@@ -373,6 +374,11 @@ struct rmp_req_stats {
  * @deadline: when rmp_req_timer() has work (ns), 0 = never
  * @rnr_until: end of the RNR wait (ns)
  * @msn: MSN of the latest valid response
+ * @rtt: single path: the round trips of the QP, one packet timed at a
+ *	time; its ACK timer waits at least rmp_rtt_rto() of it
+ * @timing: single path: @timed_psn is being timed
+ * @timed_psn: single path: the packet being timed, sent once with AckReq
+ * @timed_at: single path: when it was sent (ns)
  * @paths: multipath: the path set, owned by the caller; NULL for a single
  *	path (see rmp_req_multipath())
  * @sb: multipath: the scoreboard, owned by the caller
@@ -457,6 +463,11 @@ struct rmp_req {
 	u64 deadline;
 	u64 rnr_until;
 	u32 msn;
+
+	struct rmp_rtt rtt;
+	bool timing;
+	u32 timed_psn;
+	u64 timed_at;
 
 	struct rmp_paths *paths;
 	struct rmp_sb *sb;

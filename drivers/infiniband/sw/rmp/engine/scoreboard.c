@@ -172,7 +172,7 @@ static void rmp_sb_found(struct rmp_sb *sb, struct rmp_sb_rec *rec)
 static void rmp_sb_delivered(struct rmp_sb *sb, struct rmp_paths *ps,
 			     struct rmp_sb_rec *rec, u64 now)
 {
-	u32 next = rec->stamp + 1, srtt = ps->path[rec->path].srtt_ns;
+	u32 next = rec->stamp + 1, srtt = ps->path[rec->path].rtt.srtt_ns;
 
 	if (rec->resent && rec->overtaken && now - rec->sent_ns < srtt / 2)
 		rmp_sb_spurious(sb, rec);
@@ -237,7 +237,7 @@ static bool rmp_sb_overtaken(const struct rmp_sb *sb,
 			     const struct rmp_sb_rec *rec, u64 now)
 {
 	s32 behind = (s32)(sb->delivered[rec->path] - rec->stamp - 1);
-	u64 srtt = ps->path[rec->path].srtt_ns;
+	u64 srtt = ps->path[rec->path].rtt.srtt_ns;
 
 	if (rec->probe == RMP_SB_PROBE_HOME)
 		return false;
@@ -259,12 +259,12 @@ static u64 rmp_sb_due(const struct rmp_sb *sb, const struct rmp_paths *ps,
 		      const struct rmp_sb_rec *rec, bool *tail)
 {
 	const struct rmp_path *p = &ps->path[rec->path];
-	u64 srtt = p->srtt_ns, wait;
+	u64 srtt = p->rtt.srtt_ns, wait;
 
 	*tail = (s32)(sb->delivered_seq - rec->seq) <= 1;
 	if (!srtt || (*tail && rec->resent))
 		return 0;
-	wait = rmp_path_rto(p) + srtt * sb->reorder / 4;
+	wait = rmp_rtt_rto(&p->rtt) + srtt * sb->reorder / 4;
 	return rec->sent_ns + (*tail ? 2 * wait : wait);
 }
 

@@ -509,7 +509,7 @@ static void rmp_paths_tick__slow_path_silence_waits_its_round_trip(struct kunit 
 	/* Path 1: a 20 ms round trip, then one of 28 ms: srtt 21, rttvar 9.5. */
 	roundtrip(ps, 1, t, 20 * MS, false);
 	roundtrip(ps, 1, t + 20 * MS, 28 * MS, false);
-	rto = rmp_path_rto(&ps->path[1]);
+	rto = rmp_rtt_rto(&ps->path[1].rtt);
 	KUNIT_EXPECT_EQ(test, rto, 59 * MS);
 	KUNIT_ASSERT_GT(test, rto, base_cfg.dead_after_ns);
 	t += 50 * MS;
@@ -737,7 +737,7 @@ static void rmp_paths_home__route_back_takes_the_path_home(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ps->path[1].home_sport, 0);
 	KUNIT_EXPECT_TRUE(test, rmp_paths_live(ps, 1));
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.homecomings, 1);
-	KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
+	KUNIT_EXPECT_EQ(test, ps->path[1].rtt.srtt_ns, 0);
 	KUNIT_EXPECT_EQ(test, rmp_paths_homes_due(ps, t + 10 * every), 0ULL);
 }
 
@@ -759,7 +759,7 @@ static void rmp_paths_home__congested_home_is_not_taken(struct kunit *test)
 	fresh = ps->path[3].sport;
 	rmp_paths_sent(ps, 3, LEN, t);
 	rmp_paths_delivered(ps, 3, LEN, t + 40 * MS, 40 * MS, false);
-	KUNIT_ASSERT_EQ(test, ps->path[3].srtt_ns, 40 * MS);
+	KUNIT_ASSERT_EQ(test, ps->path[3].rtt.srtt_ns, 40 * MS);
 	t += 40 * MS;
 	rmp_paths_home_delivered(ps, 3, t, t + 21 * MS);
 	KUNIT_EXPECT_EQ(test, ps->path[3].sport, fresh);
@@ -1159,7 +1159,7 @@ static void rmp_paths_tick__old_route_tells_nothing(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ps->path[1].stats.replaced, 1);
 	/* The old route's packets: slow, marked, then lost. */
 	rmp_paths_delivered(ps, 1, LEN, t + 10 * MS, t + 10 * MS - sent, true);
-	KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
+	KUNIT_EXPECT_EQ(test, ps->path[1].rtt.srtt_ns, 0);
 	KUNIT_EXPECT_EQ(test, ps->path[1].ecn, 0);
 	KUNIT_EXPECT_EQ(test, ps->path[1].epoch_delivered, 0);
 	for (i = 0; i < RMP_PATHS_DEAD_LOSSES; i++)
@@ -1199,7 +1199,7 @@ static void rmp_paths_tick__leaves_slow_routes(struct kunit *test)
 		if (cfg.late_news)
 			break;
 		KUNIT_EXPECT_NE(test, ps->path[1].sport, old);
-		KUNIT_EXPECT_EQ(test, ps->path[1].srtt_ns, 0);
+		KUNIT_EXPECT_EQ(test, ps->path[1].rtt.srtt_ns, 0);
 	}
 	KUNIT_EXPECT_EQ(test, ps->path[1].sport, old);
 	KUNIT_EXPECT_EQ(test, ps->path[1].stats.replaced, 0);

@@ -436,6 +436,62 @@ static const struct step timeout_never[] = {
 	{}
 };
 
+/*
+ * One path: the ACK timer waits as long as the QP's round trips, timed on
+ * packets sent once with AckReq: a first sample of 2T gives 2T plus four
+ * deviations of T, a second one of 2T takes the deviation to 3/4 T. The
+ * ACK of a packet sent again is no sample (Karn).
+ */
+static const struct step timeout_follows_rtt[] = {
+	POST(SEND, 10, 0, 0),
+	TX(0, 0, ONLY, 0, 10, A),
+	DEADLINE(T),
+	WAIT(2 * T),
+	ACK(0, ES | ED),
+	DONE(0, OK),
+	POST(SEND, 10, 0, 1),
+	TX(1, 1, ONLY, 0, 10, A),
+	DEADLINE(6 * T),
+	WAIT(6 * T),
+	TIMER(ES),
+	TX(1, 1, ONLY, 0, 10, A | R),
+	DEADLINE(6 * T),
+	WAIT(20 * T),
+	ACK(1, ES | ED),
+	DONE(1, OK),
+	POST(SEND, 10, 0, 2),
+	TX(2, 2, ONLY, 0, 10, A),
+	DEADLINE(6 * T),
+	WAIT(2 * T),
+	ACK(2, ES | ED),
+	DONE(2, OK),
+	POST(SEND, 10, 0, 3),
+	TX(3, 3, ONLY, 0, 10, A),
+	DEADLINE(5 * T),
+	STAT(timeouts, 1),
+	{}
+};
+
+/* Round trips shorter than the local ACK timeout leave it as it is. */
+static const struct step timeout_rtt_short[] = {
+	POST(SEND, 10, 0, 0),
+	TX(0, 0, ONLY, 0, 10, A),
+	WAIT(10 * US),
+	ACK(0, ES | ED),
+	POST(WRITE, 2048, 0, 1),
+	TX(1, 1, FIRST, 0, 1024, 0),
+	DEADLINE(T),
+	TX(1, 2, LAST, 1024, 1024, A),
+	WAIT(T / 2),
+	ACK(2, ES | ED),
+	DONE(0, OK),
+	DONE(1, OK),
+	POST(SEND, 10, 0, 2),
+	TX(2, 3, ONLY, 0, 10, A),
+	DEADLINE(T),
+	{}
+};
+
 static const struct step rnr_wait[] = {
 	POST(SEND, 10, 0, 0),
 	POST(SEND, 20, 0, 1),
@@ -978,6 +1034,9 @@ static const struct scenario scenarios[] = {
 	{ "ACK timeout mid-message, late ACK", DEF, 8, timeout_partial },
 	{ "ACK timeout 0 is infinite", CFG(RC, 3, 2, 0, 2, 16, 0), 8,
 	  timeout_never },
+	{ "ACK timeout follows the round trips", DEF, 8,
+	  timeout_follows_rtt },
+	{ "ACK timeout above short round trips", DEF, 8, timeout_rtt_short },
 	{ "RNR NAK: wait, resend", DEF, 8, rnr_wait },
 	{ "RNR NAK acknowledges earlier WQEs", DEF, 8, rnr_acks_earlier },
 	{ "RNR retries exceeded", DEF, 8, rnr_exc },

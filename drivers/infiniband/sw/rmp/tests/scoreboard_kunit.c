@@ -228,7 +228,7 @@ static void rmp_sb_sack__reordering_raises_tolerance(struct kunit *test)
 	/* Path 0's round trip: 100 us. */
 	send_rr(e, 0, 1, 0);
 	rmp_sb_acked(&e->sb, &e->ps, 0, 1, 100 * US);
-	KUNIT_ASSERT_EQ(test, e->ps.path[0].srtt_ns, 100 * US);
+	KUNIT_ASSERT_EQ(test, e->ps.path[0].rtt.srtt_ns, 100 * US);
 
 	/* PSN 1 overtaken by 2..5, then acknowledged before it is resent. */
 	send_rr(e, 1, 5, 200 * US);
@@ -492,14 +492,14 @@ static void rmp_sb_sent__home_probe_is_not_the_paths(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rmp_sb_sack(&e->sb, &e->ps, 0, 5, &s, 10 * US),
 			0U);
 	KUNIT_EXPECT_EQ(test, rmp_sb_state(&e->sb, 0), RMP_SB_SENT);
-	KUNIT_EXPECT_EQ(test, e->ps.path[0].srtt_ns, 10 * US);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].rtt.srtt_ns, 10 * US);
 
 	rmp_sb_acked(&e->sb, &e->ps, 0, 1, 12 * US);
 	KUNIT_EXPECT_EQ(test, e->sb.nprobes, 0U);
 	KUNIT_EXPECT_EQ(test, e->ps.path[0].home_failed, 1);
 	KUNIT_EXPECT_EQ(test, e->ps.path[0].home_sport, 0xbeef);
 	KUNIT_EXPECT_EQ(test, e->ps.path[0].stats.delivered, 4ULL);
-	KUNIT_EXPECT_EQ(test, e->ps.path[0].srtt_ns, 10 * US);
+	KUNIT_EXPECT_EQ(test, e->ps.path[0].rtt.srtt_ns, 10 * US);
 }
 
 /* A probe not delivered within the timeout is lost; a delivered one not. */
@@ -599,8 +599,8 @@ static u64 overdue_at(const struct sb_env *e, u32 path, u64 sent)
 {
 	const struct rmp_path *p = &e->ps.path[path];
 
-	return sent + p->srtt_ns + 4ULL * p->rttvar_ns +
-	       (u64)p->srtt_ns * e->sb.reorder / 4;
+	return sent + p->rtt.srtt_ns + 4ULL * p->rtt.rttvar_ns +
+	       (u64)p->rtt.srtt_ns * e->sb.reorder / 4;
 }
 
 /*
@@ -621,7 +621,7 @@ static void rmp_sb_recheck__last_on_its_path_is_overdue(struct kunit *test)
 	u32 end = base + 8;
 	struct rmp_sack s;
 
-	KUNIT_EXPECT_EQ(test, e->ps.path[1].srtt_ns, 100 * US);
+	KUNIT_EXPECT_EQ(test, e->ps.path[1].rtt.srtt_ns, 100 * US);
 	sent = now;
 	send_rr(e, base, 8, sent);
 	rmp_sb_acked(&e->sb, &e->ps, base, una, sent + 100 * US);
