@@ -240,7 +240,7 @@ test:
 # About 7 minutes under TCG (405 s, December 2026); the report is also in
 # build/bench/last/. BENCH_* variables (tests/bench/run) go to the guest.
 bench: modules
-	tests/vm/run --timeout 1800 -- env $(foreach v,$(filter BENCH_%,$(.VARIABLES)),'$(v)=$($(v))') tests/bench/run
+	tests/vm/run --timeout 3600 -- env $(foreach v,$(filter BENCH_%,$(.VARIABLES)),'$(v)=$($(v))') tests/bench/run
 
 sparse:
 	@mkdir -p $(MODDIR)
