@@ -65,6 +65,16 @@ window=$((seconds - 4))
 ack_timeout=${INCAST_ACK_TIMEOUT:-18}
 lat_iters=${INCAST_LAT_ITERS:-1000}
 probe_iters=${INCAST_PROBE_ITERS:-300}
+# The probe's processes run at this real-time (SCHED_FIFO) priority, 0
+# for none: thirteen hosts share the guest's two CPUs, and a probe woken
+# by its completion waited for one behind the forwarding and the other
+# hosts' work, which a host of its own would not (under rcc its 99th
+# percentile was 10 to 13 ms at normal priority, 4.9 to 6.1 at this one,
+# December 2026). They sleep on completion events: they take a CPU only
+# for their round trips.
+probe_prio=${INCAST_PROBE_PRIO:-20}
+probe_sched=()
+[ "$probe_prio" = 0 ] || probe_sched=(chrt -f "$probe_prio")
 # RED, in bytes: a 1 KiB-MTU RoCE packet is about 1100 bytes on the wire.
 red_min=${INCAST_RED_MIN:-5500}
 red_max=${INCAST_RED_MAX:-16500}
@@ -74,8 +84,8 @@ red_prob=0.1
 # for an emulated guest on a shared host. The probe's p99 (the target is
 # 2x the unloaded one) is reported, not asserted: with rcc the queue's
 # peak is a few packets, a millisecond or so at 20 Mbit/s, and what the
-# probe waits for beyond that is elsewhere in the guest (not the senders'
-# polling: see the testing guide).
+# probe waits for beyond that is elsewhere in the guest (half of it a
+# CPU, see probe_prio; not the senders' polling: see the testing guide).
 goodput_min=${INCAST_GOODPUT_MIN:-0.70} # target 0.95
 jain_min=${INCAST_JAIN_MIN:-0.90}       # target 0.98
 limit=$((seconds + 60))
@@ -140,7 +150,8 @@ delta() {
 # (tests/tools/rc-ping.c) with 2-byte SENDs x ITERS on PORT, p1 the client,
 # r1 the server, LIMIT s each (as run_pair): each round trip crosses the
 # bottleneck once. Both sleep on CQ events rather than spin, as the senders
-# need the guest's two CPUs; the client prints every sample. Output in
+# need the guest's two CPUs, at real-time priority $probe_prio (see
+# above); the client prints every sample. Output in
 # $work/probe.NAME.{server,client}.
 probe() {
 	local watch status
@@ -149,10 +160,10 @@ probe() {
 	(sleep $(($4 - 3)) && probe_state >"$work/probe.$1.state") &
 	watch=$!
 	run_pair "$4" "$work/probe.$1" r1 "tcp:$3" p1 \
-		-- "$rc_ping" -d rmp_r1 -x "${gid[r1]}" -p "$3" -u "$ack_timeout" \
-		-n "$2" \
-		-- "$rc_ping" -d rmp_p1 -x "${gid[p1]}" -p "$3" -u "$ack_timeout" \
-		-n "$2" 10.9.0.1
+		-- "${probe_sched[@]}" "$rc_ping" -d rmp_r1 -x "${gid[r1]}" \
+		-p "$3" -u "$ack_timeout" -n "$2" \
+		-- "${probe_sched[@]}" "$rc_ping" -d rmp_p1 -x "${gid[p1]}" \
+		-p "$3" -u "$ack_timeout" -n "$2" 10.9.0.1
 	status=$?
 	kill "$watch" 2>/dev/null
 	wait "$watch" 2>/dev/null
