@@ -224,6 +224,21 @@ flows() {
 	}
 }
 
+# baseline DESC N PREFIX: flows N PREFIX as a reference figure, not a
+# check. A QP on one path loses tails its credit let out onto a loaded
+# spine, which only its ACK timer repairs (see the one-QP case), and can
+# run out of retries: with the 268 ms timer, 4 QPs on one path each
+# failed so once in about ten runs (December 2026). A failure is then
+# reported, with why, and AGGREGATE left empty.
+baseline() {
+	local desc=$1 log=$work/baseline.log
+	shift
+	flows "$@" >"$log" 2>&1 && return 0
+	AGGREGATE=
+	echo "# $desc: no figure, a flow failed:"
+	head -n 20 "$log" | sed 's/^/#   /'
+}
+
 # share MBIT [OF]: MBIT as a fraction of OF Mbit/s (default the capacity).
 share() {
 	awk -v a="$1" -v c="${2:-$capacity}" 'BEGIN { printf "%.3f", a / c }'
@@ -430,8 +445,8 @@ if wanted one; then
 	# 12 s, and twice in a dozen runs the QP ran out of retries. 268 ms,
 	# as a fabric with deep queues would set it: 4 times.
 	QP_TIMEOUT=$one_path_timeout \
-		check_here "one QP, one path (ACK timeout code $one_path_timeout)" \
-		flows 1 "one QP, paths=1"
+		baseline "one QP, one path (ACK timeout code $one_path_timeout)" \
+		1 "one QP, paths=1"
 	report
 	one=${AGGREGATE:-0}
 	check "paths 8" knob paths 8
@@ -447,7 +462,7 @@ if wanted one; then
 		report
 		printf '# one QP, paths=8 %s against paths=1: %s\n' "$policy" \
 			"$(awk -v a="${AGGREGATE:-0}" -v b="$one" \
-				'BEGIN { printf "%.2fx", b ? a / b : 0 }')"
+				'BEGIN { if (b) printf "%.2fx", a / b; else print "n/a (no baseline)" }')"
 		case $policy in
 		rr)
 			# Round-robin puts the same share on every path; the
@@ -480,18 +495,23 @@ if wanted many; then
 	check "spray weighted" knob spray weighted
 	check "link_rate $((capacity / hosts)) on every device" \
 		knob link_rate $((capacity / hosts))
-	# paths=1 is the baseline, a figure only: one run of it.
-	# paths=1 with the one-path ACK timeout (see the one-QP case).
+	# paths=1 is the baseline, a figure only (see baseline()): one run
+	# of it, with the one-path ACK timeout (see the one-QP case).
 	for p in 1 8; do
 		check "paths $p" knob paths "$p"
 		n=$runs timeout=
 		[ "$p" = 8 ] || n=1 timeout=$one_path_timeout
 		for r in $(seq 1 "$n"); do
-			QP_TIMEOUT=$timeout \
-				check_here "$hosts QPs at once, paths=$p, run $r" \
+			if [ "$p" = 1 ]; then
+				QP_TIMEOUT=$timeout baseline \
+					"$hosts QPs at once, paths=1" \
+					"$hosts" "$hosts QPs, paths=1 run $r"
+				report
+				continue
+			fi
+			check_here "$hosts QPs at once, paths=$p, run $r" \
 				flows "$hosts" "$hosts QPs, paths=$p run $r"
 			report
-			[ "$p" = 8 ] || continue
 			check "$hosts QPs, paths=8 run $r: aggregate $(share "${AGGREGATE:-0}") of the capacity, $many_min at least" \
 				at_least "$(share "${AGGREGATE:-0}")" "$many_min"
 			check "$hosts QPs, paths=8 run $r: slowest/fastest flow ${FAIR:-0}, $fair_min at least" \
